@@ -1,0 +1,5 @@
+#![allow(special_module_name)] // `lib/` is the primitives folder of STYLE.md
+
+pub mod lib;
+pub mod lwm;
+pub mod presets;

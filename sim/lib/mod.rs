@@ -1,0 +1,2 @@
+//! Models of the shared primitives.
+pub mod column_compactor;

@@ -1,0 +1,2 @@
+//! Models of the LWM blocks.
+pub mod sub_warp_unit;

@@ -1,0 +1,1 @@
+pub mod sub_warp_unit;

@@ -1,0 +1,240 @@
+//! Sub-warp unit bench: RTL vs model with the SPEC §2.1 contracts.
+use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::convert::{bits_from_rows, fields_from_bits, small};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use weft_hdl::lwm::sub_warp_unit::SubWarpUnit;
+use weft_sim::lib::column_compactor::min_groups;
+use weft_sim::lwm::sub_warp_unit::{Mode, SubWarpUnit as Model};
+
+/// Inputs of one cycle.
+#[derive(Clone, Debug, Default)]
+pub struct SubWarpInputs {
+    pub reset: bool,
+    pub load: bool,
+    pub mask: Vec<u64>,
+    pub mode: u64,
+}
+
+pub struct SubWarpUnitBench<
+    const LANES: usize,
+    const ROWS: usize,
+    const N: usize,
+    const RW: usize,
+    const GW: usize,
+> {
+    pub uut: SubWarpUnit<LANES, ROWS, N, RW, GW>,
+    pub model: Model,
+    pub inputs: SubWarpInputs,
+    /// Load density in percent (how often a new large warp arrives).
+    pub load_percent: u32,
+    /// Contract bookkeeping for the large warp being broken down.
+    loaded: Vec<u64>,
+    mode: Mode,
+    covered: Vec<u64>,
+    emitted: usize,
+}
+
+impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
+    Default for SubWarpUnitBench<LANES, ROWS, N, RW, GW>
+{
+    fn default() -> Self {
+        let mut uut = SubWarpUnit::default();
+        uut.connect_all();
+        SubWarpUnitBench {
+            uut,
+            model: Model::new(LANES, ROWS),
+            inputs: SubWarpInputs {
+                mask: vec![0; ROWS],
+                ..Default::default()
+            },
+            load_percent: 20,
+            loaded: vec![0; ROWS],
+            mode: Mode::Normal,
+            covered: vec![0; ROWS],
+            emitted: 0,
+        }
+    }
+}
+
+impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
+    SubWarpUnitBench<LANES, ROWS, N, RW, GW>
+{
+    /// Applies explicit inputs (directed tests use this instead of `drive`).
+    pub fn apply(&mut self, inputs: SubWarpInputs) {
+        self.uut.reset.next = inputs.reset;
+        self.uut.load.next = inputs.load;
+        self.uut.mask_in.next = bits_from_rows(&inputs.mask, LANES);
+        self.uut.mode.next = inputs.mode.into();
+        self.inputs = inputs;
+    }
+
+    /// Random active mask: dense, sparse, single-row or empty, so every mode's corner
+    /// cases come up.
+    fn random_mask(rng: &mut ChaCha8Rng) -> Vec<u64> {
+        let lane_bits = if LANES == 64 {
+            u64::MAX
+        } else {
+            (1u64 << LANES) - 1
+        };
+        let style = rng.gen_range(0..6);
+        (0..ROWS)
+            .map(|r| match style {
+                0 => rng.gen::<u64>() & lane_bits,
+                1 => rng.gen::<u64>() & rng.gen::<u64>() & rng.gen::<u64>() & lane_bits,
+                2 => (rng.gen::<u64>() | rng.gen::<u64>()) & lane_bits,
+                3 => (if r == 0 { rng.gen::<u64>() } else { 0 }) & lane_bits,
+                4 => {
+                    (if rng.gen_bool(0.3) {
+                        rng.gen::<u64>()
+                    } else {
+                        0
+                    }) & lane_bits
+                }
+                _ => 0,
+            })
+            .collect()
+    }
+}
+
+impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize> Bench
+    for SubWarpUnitBench<LANES, ROWS, N, RW, GW>
+{
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        let busy = self.model.outputs().valid;
+        // Mostly wait for the breakdown to finish (as fetch would), sometimes load
+        // over a running one (load wins over clearing).
+        let load = if busy {
+            rng.gen_ratio(self.load_percent / 4, 100)
+        } else {
+            rng.gen_ratio(self.load_percent.max(1), 100)
+        };
+        self.apply(SubWarpInputs {
+            reset: cycle == 0 || rng.gen_ratio(1, 500),
+            load,
+            mask: Self::random_mask(rng),
+            mode: rng.gen_range(0..4),
+        });
+    }
+
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let want = self.model.outputs();
+        let got_mask = small(self.uut.sub_mask.val());
+        let got_rows = fields_from_bits(self.uut.sub_rows.val(), RW);
+        expect("sub_valid", want.valid, self.uut.sub_valid.val())?;
+        expect("sub_mask", want.group.lanes, got_mask)?;
+        expect("sub_rows", &want.group.rows, &got_rows)?;
+        expect("last", want.last, self.uut.last.val())?;
+        expect("stall", want.stall, self.uut.stall.val())?;
+        // Contracts on the RTL's own outputs.
+        contract(
+            "stall == sub_valid && !last",
+            self.uut.stall.val() == (self.uut.sub_valid.val() && !self.uut.last.val()),
+            || "stall disagrees".into(),
+        )?;
+        if self.uut.sub_valid.val() {
+            for c in 0..LANES {
+                let active = got_mask >> c & 1 == 1;
+                contract(
+                    "inactive lanes carry row 0",
+                    active || got_rows[c] == 0,
+                    || format!("lane {c} row {}", got_rows[c]),
+                )?;
+                if active {
+                    let r = got_rows[c];
+                    contract(
+                        "a presented thread was loaded",
+                        self.loaded[r] >> c & 1 == 1,
+                        || format!("row {r} lane {c} not in the loaded mask"),
+                    )?;
+                    contract(
+                        "no thread presented twice",
+                        self.covered[r] >> c & 1 == 0,
+                        || format!("row {r} lane {c} presented again"),
+                    )?;
+                }
+            }
+            if self.mode == Mode::Memory {
+                let rows: Vec<usize> = (0..LANES)
+                    .filter(|c| got_mask >> c & 1 == 1)
+                    .map(|c| got_rows[c])
+                    .collect();
+                contract(
+                    "memory mode: one row per sub-warp",
+                    rows.windows(2).all(|w| w[0] == w[1]),
+                    || format!("rows {rows:?}"),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        let i = &self.inputs;
+        let out = self.model.outputs();
+        // Contract bookkeeping: conservation and sub-warp count over one breakdown.
+        if i.reset {
+            self.loaded = vec![0; ROWS];
+            self.covered = vec![0; ROWS];
+            self.emitted = 0;
+        } else if i.load {
+            self.loaded = i.mask.iter().map(|&m| m & lane_mask(LANES)).collect();
+            self.mode = Mode::from_port(i.mode);
+            self.covered = vec![0; ROWS];
+            self.emitted = 0;
+        } else if out.valid {
+            for c in 0..LANES {
+                if out.group.lanes >> c & 1 == 1 {
+                    self.covered[out.group.rows[c]] |= 1 << c;
+                }
+            }
+            self.emitted += 1;
+            if out.last {
+                // Conservation and optimality, checked when the breakdown ends.
+                let (want, rule) = match self.mode {
+                    Mode::Jump => (1, "jump mode emits one sub-warp"),
+                    Mode::Normal => (
+                        min_groups(&self.loaded, LANES),
+                        "normal mode takes max-column-popcount sub-warps",
+                    ),
+                    Mode::Memory => (
+                        self.loaded.iter().filter(|&&r| r != 0).count(),
+                        "memory mode takes one sub-warp per non-empty row",
+                    ),
+                };
+                contract(rule, self.emitted == want, || {
+                    format!("{} sub-warps, expected {want}", self.emitted)
+                })?;
+                if self.mode != Mode::Jump {
+                    contract(
+                        "every loaded thread presented exactly once",
+                        self.covered == self.loaded,
+                        || format!("presented {:x?}, loaded {:x?}", self.covered, self.loaded),
+                    )?;
+                }
+            }
+        }
+        self.model
+            .clock(i.reset, i.load, &i.mask, Mode::from_port(i.mode));
+        Ok(())
+    }
+}
+
+fn lane_mask(lanes: usize) -> u64 {
+    if lanes == 64 {
+        u64::MAX
+    } else {
+        (1 << lanes) - 1
+    }
+}
