@@ -1,5 +1,7 @@
 #![allow(special_module_name)] // `lib/` is the primitives folder of STYLE.md
 
+pub mod dom;
 pub mod lib;
 pub mod lwm;
 pub mod presets;
+pub mod sched;

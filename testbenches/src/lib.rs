@@ -1,8 +1,11 @@
 //! weft-testbenches: model-vs-RTL benches, contracts, vector recording and the
 //! co-simulation runners, shared by the `weft` command and the tests.
-#![allow(special_module_name)] // `lib/` mirrors the primitives folder of STYLE.md
+//! Folders mirror `weft-hdl` and `weft-sim`.
 
 pub mod bench;
 pub mod convert;
+pub mod dom;
 pub mod lwm;
+pub mod presets;
 pub mod run;
+pub mod sched;

@@ -1,1 +1,24 @@
+//! Benches of the LWM blocks.
+use crate::presets::{verilog_of, Preset};
+use weft_hdl::presets::{SubWarpUnit32x8, SubWarpUnit4x8};
+
 pub mod sub_warp_unit;
+
+pub fn presets() -> Vec<Preset> {
+    vec![
+        Preset {
+            name: "sub_warp_unit",
+            summary: "LWM sub-warp unit, 256-thread large warps on 32 lanes (LWM §3.1)",
+            params: &[("LANES", 32), ("ROWS", 8)],
+            verilog: verilog_of::<SubWarpUnit32x8>,
+            bench: || Box::new(sub_warp_unit::SubWarpUnitBench::<32, 8, 256, 3, 96>::default()),
+        },
+        Preset {
+            name: "sub_warp_unit_4x8",
+            summary: "LWM sub-warp unit, 32-thread large warp on 4 lanes (LWM Figure 7)",
+            params: &[("LANES", 4), ("ROWS", 8)],
+            verilog: verilog_of::<SubWarpUnit4x8>,
+            bench: || Box::new(sub_warp_unit::SubWarpUnitBench::<4, 8, 32, 3, 12>::default()),
+        },
+    ]
+}

@@ -1,0 +1,1 @@
+//! Warp fetch schedulers (`lwm-two-level-scheduling.txt` §3.2).

@@ -1,0 +1,1 @@
+//! Divergence (reconvergence) stack (SPEC §2.4).

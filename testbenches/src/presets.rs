@@ -1,0 +1,47 @@
+//! The one list of exported presets: the exporter, the linter, `weft area`, `weft sim`
+//! and `weft cosim` all walk it. Each mechanism's bench module contributes its own
+//! entries through a `presets()` function.
+use crate::bench::Bench;
+use rust_hdl::prelude::*;
+
+/// One exportable parameter set of a block.
+pub struct Preset {
+    /// Verilog top module and file name (`verilog_out/<name>.v`).
+    pub name: &'static str,
+    /// One line: what the block is and which paper section.
+    pub summary: &'static str,
+    /// Parameter names and values, for `weft list`.
+    pub params: &'static [(&'static str, usize)],
+    /// rust-hdl's Verilog for the block (top module still named `top`).
+    pub verilog: fn() -> String,
+    /// A fresh bench: RTL plus golden model, ready for random stimulus.
+    pub bench: fn() -> Box<dyn Bench>,
+}
+
+/// rust-hdl's Verilog for a connected default instance of `B`.
+pub fn verilog_of<B: Block + Default>() -> String {
+    let mut uut = B::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+/// Every preset, in the order `weft list` shows them.
+pub fn all() -> Vec<Preset> {
+    let mut list = vec![];
+    list.extend(crate::lwm::presets());
+    list.extend(crate::sched::presets());
+    list.extend(crate::dom::presets());
+    list
+}
+
+/// The preset named `name`, or an error listing the valid names.
+pub fn find(name: &str) -> Result<Preset, String> {
+    let mut list = all();
+    match list.iter().position(|p| p.name == name) {
+        Some(i) => Ok(list.swap_remove(i)),
+        None => Err(format!(
+            "unknown preset `{name}`; valid presets: {}",
+            all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
