@@ -1,1 +1,345 @@
-fn main() {}
+//! `weft`: export, lint, measure, simulate and co-simulate weft's hardware presets.
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use weft_testbenches::cosim::{self, Simulator};
+use weft_testbenches::presets::{self, Preset};
+use weft_testbenches::run::{run, Outputs, VectorWriter};
+use weft_testbenches::tools::YOSYS;
+
+mod area;
+mod export;
+mod lint;
+
+#[derive(Parser)]
+#[command(
+    name = "weft",
+    version,
+    about = "Synthesizable RTL for GPU divergence mechanisms"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every exportable preset with its parameters.
+    List,
+    /// Write DIR/<preset>.v for each preset (all when none named) and print a summary.
+    Export {
+        #[arg(long, default_value = "verilog_out")]
+        out: PathBuf,
+        presets: Vec<String>,
+    },
+    /// Yosys and Verilator lint of the exported files; non-zero exit on any finding.
+    Lint {
+        #[arg(long, default_value = "verilog_out")]
+        dir: PathBuf,
+        presets: Vec<String>,
+    },
+    /// Yosys synthesis per preset: cells, flip-flops, transistor estimate.
+    Area {
+        #[arg(long, default_value = "verilog_out")]
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+        presets: Vec<String>,
+    },
+    /// Random stimulus checked every cycle against the golden model.
+    Sim {
+        preset: String,
+        #[arg(long)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stream a waveform (opens in GTKWave).
+        #[arg(long)]
+        vcd: Option<PathBuf>,
+    },
+    /// Replay the Rust simulation's ports on the exported Verilog and compare every cycle.
+    Cosim {
+        preset: String,
+        #[arg(long)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = SimulatorChoice::Both)]
+        simulator: SimulatorChoice,
+        /// Keep the replay's files (vectors, testbench, builds) in this folder.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SimulatorChoice {
+    Iverilog,
+    Verilator,
+    Both,
+}
+
+fn main() -> ExitCode {
+    match dispatch(Cli::parse().command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("weft: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The named presets, or all of them when none is named.
+fn select(names: &[String]) -> Result<Vec<Preset>, String> {
+    if names.is_empty() {
+        return Ok(presets::all());
+    }
+    names.iter().map(|n| presets::find(n)).collect()
+}
+
+fn exported_file(dir: &Path, p: &Preset) -> Result<PathBuf, String> {
+    let file = dir.join(format!("{}.v", p.name));
+    if file.is_file() {
+        Ok(file)
+    } else {
+        Err(format!(
+            "{} does not exist; run `weft export --out {}` first",
+            file.display(),
+            dir.display()
+        ))
+    }
+}
+
+fn dispatch(command: Command) -> Result<(), String> {
+    match command {
+        Command::List => {
+            for p in presets::all() {
+                let params: Vec<String> =
+                    p.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                println!("{:<28} {:<36} {}", p.name, params.join(" "), p.summary);
+            }
+            Ok(())
+        }
+        Command::Export { out, presets } => {
+            let list = select(&presets)?;
+            let files = export::export(&list, &out)?;
+            println!("exported {} presets to {}", files.len(), out.display());
+            for (p, f) in list.iter().zip(&files) {
+                let lines = std::fs::read_to_string(f)
+                    .map(|s| s.lines().count())
+                    .unwrap_or(0);
+                println!("  {:<28} {} ({lines} lines)", p.name, f.display());
+            }
+            match YOSYS.find() {
+                Ok(_) => {
+                    let rows = list
+                        .iter()
+                        .zip(&files)
+                        .map(|(p, f)| area::area_of(p.name, f))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    println!("\n{}", area::table(&rows));
+                }
+                Err(why) => println!("\nno area table: {why}"),
+            }
+            Ok(())
+        }
+        Command::Lint { dir, presets } => {
+            let waivers = PathBuf::from(lint::WAIVERS);
+            if !waivers.is_file() {
+                return Err(format!(
+                    "waiver file {} not found; run weft from the project root",
+                    waivers.display()
+                ));
+            }
+            let mut failed = vec![];
+            for p in select(&presets)? {
+                let file = exported_file(&dir, &p)?;
+                match lint::lint_file(p.name, &file, &waivers) {
+                    Ok(()) => println!("lint ok   {}", p.name),
+                    Err(findings) => {
+                        println!("lint FAIL {}\n{findings}", p.name);
+                        failed.push(p.name);
+                    }
+                }
+            }
+            if failed.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("lint findings in: {}", failed.join(", ")))
+            }
+        }
+        Command::Area { dir, json, presets } => {
+            let mut rows = vec![];
+            for p in select(&presets)? {
+                let file = exported_file(&dir, &p)?;
+                rows.push(area::area_of(p.name, &file)?);
+            }
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", area::table(&rows));
+            }
+            Ok(())
+        }
+        Command::Sim {
+            preset,
+            cycles,
+            seed,
+            vcd,
+        } => {
+            let p = presets::find(&preset)?;
+            if cycles == 0 {
+                return Err("--cycles must be at least 1".into());
+            }
+            let mut bench = (p.bench)();
+            let writer: Option<Box<dyn std::io::Write>> = match &vcd {
+                Some(path) => Some(Box::new(std::io::BufWriter::new(
+                    std::fs::File::create(path)
+                        .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+                ))),
+                None => None,
+            };
+            let outputs = Outputs {
+                vcd: writer,
+                vectors: None,
+                progress_every: progress_step(cycles),
+            };
+            let report = run(bench.as_mut(), cycles, seed, outputs)
+                .map_err(|e| format!("{preset} (seed {seed}): {e}"))?;
+            println!(
+                "{preset}: {} cycles, seed {seed}, model and RTL agree every cycle; {:.0} simulated cycles/s",
+                report.cycles,
+                report.cycles_per_second()
+            );
+            if let Some(path) = vcd {
+                println!(
+                    "waveform: {} (open with `gtkwave {}`)",
+                    path.display(),
+                    path.display()
+                );
+            }
+            Ok(())
+        }
+        Command::Cosim {
+            preset,
+            cycles,
+            seed,
+            simulator,
+            keep,
+        } => {
+            let p = presets::find(&preset)?;
+            if cycles == 0 {
+                return Err("--cycles must be at least 1".into());
+            }
+            let sims = match simulator {
+                SimulatorChoice::Iverilog => vec![Simulator::Icarus],
+                SimulatorChoice::Verilator => vec![Simulator::Verilator],
+                SimulatorChoice::Both => vec![Simulator::Icarus, Simulator::Verilator],
+            };
+            for s in &sims {
+                match s {
+                    Simulator::Icarus => weft_testbenches::tools::IVERILOG.find()?,
+                    Simulator::Verilator => weft_testbenches::tools::VERILATOR.find()?,
+                };
+            }
+            let dir = match &keep {
+                Some(d) => d.clone(),
+                None => std::env::temp_dir().join(format!(
+                    "weft-cosim-{}-{}",
+                    p.name,
+                    std::process::id()
+                )),
+            };
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let result = cosimulate(&p, cycles, seed, &sims, &dir);
+            if keep.is_none() {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            result
+        }
+    }
+}
+
+fn progress_step(cycles: u64) -> u64 {
+    if cycles >= 1_000_000 {
+        cycles / 10
+    } else {
+        0
+    }
+}
+
+fn cosimulate(
+    p: &Preset,
+    cycles: u64,
+    seed: u64,
+    sims: &[Simulator],
+    dir: &Path,
+) -> Result<(), String> {
+    let vectors_path = dir.join("vectors.txt");
+    let mut writer = VectorWriter::create(&vectors_path)
+        .map_err(|e| format!("cannot create {}: {e}", vectors_path.display()))?;
+    let mut bench = (p.bench)();
+    let report = run(
+        bench.as_mut(),
+        cycles,
+        seed,
+        Outputs {
+            vcd: None,
+            vectors: Some(&mut writer),
+            progress_every: progress_step(cycles),
+        },
+    )
+    .map_err(|e| format!("{} (seed {seed}): {e}", p.name))?;
+    let ports = writer.finish().map_err(|e| e.to_string())?;
+    println!(
+        "{}: recorded {} cycles from the Rust simulation (seed {seed}, model and RTL agree); Rust steps {:.0} cycles/s with recording",
+        p.name,
+        report.cycles,
+        report.cycles_per_second()
+    );
+    let write = |name: &str, text: String| {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))
+    };
+    write("dut.v", export::exported(p))?;
+    write("tb.v", cosim::testbench(p.name, &ports, "vectors.txt"))?;
+    write(
+        "harness.cpp",
+        cosim::verilator_harness(&ports, "vectors.txt"),
+    )?;
+    let mut failures = vec![];
+    for &s in sims {
+        eprintln!("  building and running the replay under {} ...", s.name());
+        let r = cosim::replay(s, p.name, dir)?;
+        println!(
+            "  {:<10} {} cycles, {} mismatches, {:.0} cycles/s (vector replay)",
+            s.name(),
+            r.cycles,
+            r.mismatches,
+            r.cycles as f64 / r.seconds.max(1e-9)
+        );
+        for m in &r.first_mismatches {
+            println!("    {m}");
+        }
+        if r.mismatches > 0 || r.cycles != cycles {
+            failures.push(format!(
+                "{}: {} mismatches over {} of {cycles} cycles",
+                s.name(),
+                r.mismatches,
+                r.cycles
+            ));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "co-simulation of {} failed: {}",
+            p.name,
+            failures.join("; ")
+        ))
+    }
+}

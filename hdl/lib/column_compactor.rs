@@ -17,9 +17,12 @@
 //! Throughput: one group per cycle. Storage: `ROWS*LANES` flip-flops.
 //!
 //! Choices where the papers are silent:
-//! - `row_enable` restricts the pick to some rows: LWM memory mode enables only the
-//!   lowest non-empty row, the WCU enables the warps that take part in compaction
-//!   (its update mask). Disabled rows keep their bits.
+//! - `row_enable` restricts the pick to some rows: the WCU enables the warps that
+//!   take part in compaction (its update mask). Disabled rows keep their bits.
+//! - `one_row` picks only from the lowest enabled row that holds a thread: LWM memory
+//!   mode, where a sub-warp is one row so that its accesses stay coalesced.
+//! - The controls are inputs that the user drives from its own registers, never from
+//!   this block's outputs, so no combinational path runs through the user and back.
 //! - Priority on an edge: `reset` > `load` > `flush` (clear everything) > `take`
 //!   (clear the presented group).
 use rust_hdl::prelude::*;
@@ -45,6 +48,8 @@ pub struct ColumnCompactor<
     // pick control
     /// Rows that may be picked this cycle.
     pub row_enable: Signal<In, Bits<ROWS>>,
+    /// Pick only from the lowest enabled row that holds a thread.
+    pub one_row: Signal<In, Bit>,
     /// Clear the presented group's threads on this edge.
     pub take: Signal<In, Bit>,
     /// Clear every held thread on this edge.
@@ -58,12 +63,12 @@ pub struct ColumnCompactor<
     pub group_rows: Signal<Out, Bits<GW>>,
     /// No thread would remain held after taking the presented group.
     pub group_last: Signal<Out, Bit>,
-    /// Rows that still hold at least one thread.
-    pub row_any: Signal<Out, Bits<ROWS>>,
     /// The held mask, one register per row.
     held: [DFF<Bits<LANES>>; ROWS],
     /// Threads picked from each row this cycle.
     pick_row: [Signal<Local, Bits<LANES>>; ROWS],
+    /// A lower enabled row already held a thread (ends the scan in `one_row` mode).
+    row_taken: Signal<Local, Bit>,
     /// Lanes already served by a lower row while scanning rows upwards.
     seen: Signal<Local, Bits<LANES>>,
     /// Held threads that the presented group leaves behind.
@@ -72,18 +77,13 @@ pub struct ColumnCompactor<
     lane_field: Signal<Local, Bits<GW>>,
     /// Packed row ids, filled from the top and shifted down one lane at a time.
     rows_acc: Signal<Local, Bits<GW>>,
-    /// Row occupancy, filled from the top and shifted down one row at a time.
-    any_acc: Signal<Local, Bits<ROWS>>,
     /// Row id `r` shifted to the top field of a `GW`-bit word (sized literals keep the
     /// Verilog free of width casts).
     row_top: [Constant<Bits<GW>>; ROWS],
-    row_any_top: Constant<Bits<ROWS>>,
     lanes: Constant<Bits<16>>,
     row_width: Constant<Bits<16>>,
-    one: Constant<Bits<16>>,
     zero_lanes: Constant<Bits<LANES>>,
     zero_rows: Constant<Bits<GW>>,
-    zero_row_bits: Constant<Bits<ROWS>>,
 }
 
 impl<const ROWS: usize, const LANES: usize, const N: usize, const RW: usize, const GW: usize>
@@ -104,36 +104,31 @@ impl<const ROWS: usize, const LANES: usize, const N: usize, const RW: usize, con
             v.set_bits::<RW>(GW - RW, Bits::<RW>::from(r as u64));
             *slot = Constant::new(v);
         }
-        let mut any_top = Bits::<ROWS>::default();
-        any_top.set_bits::<1>(ROWS - 1, Bits::<1>::from(true));
         Self {
             clock: Default::default(),
             reset: Default::default(),
             load: Default::default(),
             mask_in: Default::default(),
             row_enable: Default::default(),
+            one_row: Default::default(),
             take: Default::default(),
             flush: Default::default(),
             group_valid: Default::default(),
             group_mask: Default::default(),
             group_rows: Default::default(),
             group_last: Default::default(),
-            row_any: Default::default(),
             held: array_init::array_init(|_| Default::default()),
             pick_row: array_init::array_init(|_| Default::default()),
+            row_taken: Default::default(),
             seen: Default::default(),
             left: Default::default(),
             lane_field: Default::default(),
             rows_acc: Default::default(),
-            any_acc: Default::default(),
             row_top,
-            row_any_top: Constant::new(any_top),
             lanes: Constant::new((LANES as u64).into()),
             row_width: Constant::new((RW as u64).into()),
-            one: Constant::new(1u64.into()),
             zero_lanes: Constant::new(Bits::default()),
             zero_rows: Constant::new(Bits::default()),
-            zero_row_bits: Constant::new(Bits::default()),
         }
     }
 }
@@ -149,24 +144,20 @@ impl<const ROWS: usize, const LANES: usize, const N: usize, const RW: usize, con
         }
         // Pick: scanning rows upwards, a row serves the lanes no lower row served.
         self.seen.next = self.zero_lanes.val();
+        self.row_taken.next = false;
         self.left.next = self.zero_lanes.val();
-        self.any_acc.next = self.zero_row_bits.val();
         for r in 0..ROWS {
             self.pick_row[r].next = self.zero_lanes.val();
-            if self.row_enable.val().get_bit(r) {
+            if self.row_enable.val().get_bit(r) & !(self.one_row.val() & self.row_taken.val()) {
                 self.pick_row[r].next = self.held[r].q.val() & !self.seen.val();
                 self.seen.next = self.seen.val() | self.held[r].q.val();
+                self.row_taken.next = self.held[r].q.val().any();
             }
             self.left.next = self.left.val() | (self.held[r].q.val() & !self.pick_row[r].val());
-            self.any_acc.next = self.any_acc.val() >> self.one.val();
-            if self.held[r].q.val().any() {
-                self.any_acc.next = self.any_acc.val() | self.row_any_top.val();
-            }
         }
         self.group_mask.next = self.seen.val();
         self.group_valid.next = self.seen.val().any();
         self.group_last.next = !self.left.val().any();
-        self.row_any.next = self.any_acc.val();
         // Pack the row id of each lane's pick, lane 0 ending at the bottom.
         self.rows_acc.next = self.zero_rows.val();
         for c in 0..LANES {

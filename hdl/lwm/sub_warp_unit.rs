@@ -6,7 +6,7 @@
 //!
 //! ```text
 //!  load ─┐   ┌──────────── column_compactor (copy of the mask) ───────────┐
-//!        └──>│ row_enable: all rows (normal, jump) | lowest non-empty row │──> sub_mask, sub_rows
+//!        └──>│ one_row: lowest non-empty row only (memory mode)           │──> sub_mask, sub_rows
 //!  mode ──>  │ take: presented threads clear | flush: all clear (jump)    │──> sub_valid, last
 //!            └────────────────────────────────────────────────────────────┘
 //! ```
@@ -67,11 +67,8 @@ pub struct SubWarpUnit<
     compactor: ColumnCompactor<ROWS, LANES, N, RW, GW>,
     /// Mode of the large warp being broken down.
     held_mode: DFF<Bits<2>>,
-    /// Lowest non-empty row, one-hot (memory mode's row enable).
-    lowest_row: Signal<Local, Bits<ROWS>>,
     is_jump: Signal<Local, Bit>,
     all_rows: Constant<Bits<ROWS>>,
-    one_row: Constant<Bits<ROWS>>,
     mode_memory: Constant<Bits<2>>,
     mode_jump: Constant<Bits<2>>,
     mode_reset: Constant<Bits<2>>,
@@ -94,10 +91,8 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
             stall: Default::default(),
             compactor: Default::default(),
             held_mode: Default::default(),
-            lowest_row: Default::default(),
             is_jump: Default::default(),
             all_rows: Constant::new(Bits::<ROWS>::mask()),
-            one_row: Constant::new(1u64.into()),
             mode_memory: Constant::new(MODE_MEMORY.into()),
             mode_jump: Constant::new(MODE_JUMP.into()),
             mode_reset: Constant::new(MODE_NORMAL.into()),
@@ -121,17 +116,13 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
         if self.reset.val() {
             self.held_mode.d.next = self.mode_reset.val();
         }
-        // Isolate the lowest set bit of the row occupancy: x & (~x + 1).
-        self.lowest_row.next =
-            self.compactor.row_any.val() & (!self.compactor.row_any.val() + self.one_row.val());
         self.compactor.row_enable.next = self.all_rows.val();
-        if self.held_mode.q.val() == self.mode_memory.val() {
-            self.compactor.row_enable.next = self.lowest_row.val();
-        }
+        self.compactor.one_row.next = self.held_mode.q.val() == self.mode_memory.val();
         self.is_jump.next = self.held_mode.q.val() == self.mode_jump.val();
-        // Clear what was presented; a jump clears the whole copy at once.
-        self.compactor.take.next = self.compactor.group_valid.val() & !self.is_jump.val();
-        self.compactor.flush.next = self.compactor.group_valid.val() & self.is_jump.val();
+        // Clear what was presented (a no-op when nothing is); a jump clears the whole
+        // copy at once. Driven from registers only: no path back through the compactor.
+        self.compactor.take.next = !self.is_jump.val();
+        self.compactor.flush.next = self.is_jump.val();
         self.sub_valid.next = self.compactor.group_valid.val();
         self.sub_mask.next = self.compactor.group_mask.val();
         self.sub_rows.next = self.compactor.group_rows.val();

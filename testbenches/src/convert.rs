@@ -24,7 +24,7 @@ pub fn bits_from_rows<const N: usize>(rows: &[u64], lanes: usize) -> Bits<N> {
 
 /// Splits a `Bits<N>` into `N/lanes` row masks.
 pub fn rows_from_bits<const N: usize>(bits: Bits<N>, lanes: usize) -> Vec<u64> {
-    assert!(lanes <= 64 && N % lanes == 0);
+    assert!(lanes <= 64 && N.is_multiple_of(lanes));
     (0..N / lanes)
         .map(|r| {
             (0..lanes).fold(0u64, |acc, c| {
@@ -36,7 +36,7 @@ pub fn rows_from_bits<const N: usize>(bits: Bits<N>, lanes: usize) -> Vec<u64> {
 
 /// Splits a packed field vector (field `i` at bits `[i*width, i*width+width)`).
 pub fn fields_from_bits<const N: usize>(bits: Bits<N>, width: usize) -> Vec<usize> {
-    assert!(width >= 1 && N % width == 0);
+    assert!(width >= 1 && N.is_multiple_of(width));
     (0..N / width)
         .map(|i| {
             (0..width).fold(0usize, |acc, b| {

@@ -4,8 +4,10 @@
 
 pub mod bench;
 pub mod convert;
+pub mod cosim;
 pub mod dom;
 pub mod lwm;
 pub mod presets;
 pub mod run;
 pub mod sched;
+pub mod tools;

@@ -69,10 +69,7 @@ pub fn run(
     let at = |cycle: u64, e: Mismatch| RunError::Mismatch(Mismatch { cycle, ..e });
     bench.set_clock(false);
     settle(bench.block_mut()).map_err(|e| at(0, e))?;
-    let mut vcd = match out.vcd.take() {
-        Some(w) => Some(write_vcd_header(w, bench.block())),
-        None => None,
-    };
+    let mut vcd = out.vcd.take().map(|w| write_vcd_header(w, bench.block()));
     let start = Instant::now();
     for cycle in 0..cycles {
         bench.set_clock(false);

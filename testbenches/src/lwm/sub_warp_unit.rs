@@ -144,15 +144,13 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
             || "stall disagrees".into(),
         )?;
         if self.uut.sub_valid.val() {
-            for c in 0..LANES {
+            for (c, &row) in got_rows.iter().enumerate() {
                 let active = got_mask >> c & 1 == 1;
-                contract(
-                    "inactive lanes carry row 0",
-                    active || got_rows[c] == 0,
-                    || format!("lane {c} row {}", got_rows[c]),
-                )?;
+                contract("inactive lanes carry row 0", active || row == 0, || {
+                    format!("lane {c} row {row}")
+                })?;
                 if active {
-                    let r = got_rows[c];
+                    let r = row;
                     contract(
                         "a presented thread was loaded",
                         self.loaded[r] >> c & 1 == 1,

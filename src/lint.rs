@@ -1,0 +1,44 @@
+//! `weft lint`: the export gate. Yosys (`hierarchy -check; proc; check`, any latch is
+//! an error) and `verilator --lint-only -Wall` with the committed waiver file
+//! `lint/verilator_waivers.vlt`.
+use std::path::Path;
+use weft_testbenches::tools::{transcript, VERILATOR, YOSYS};
+
+/// The waiver file, relative to the project root.
+pub const WAIVERS: &str = "lint/verilator_waivers.vlt";
+
+/// Lints one exported file; `Err` carries every finding.
+pub fn lint_file(name: &str, file: &Path, waivers: &Path) -> Result<(), String> {
+    let file_s = file.display().to_string();
+    let script = format!(
+        "read_verilog {file_s}; hierarchy -check -top {name}; proc; check -assert; \
+         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*"
+    );
+    let dir = std::env::current_dir().map_err(|e| e.to_string())?;
+    let y = YOSYS.run(&["-q", "-p", &script], &dir)?;
+    let mut findings = vec![];
+    if !y.status.success() {
+        findings.push(format!("yosys:\n{}", transcript(&y)));
+    }
+    let waivers_s = waivers.display().to_string();
+    let v = VERILATOR.run(
+        &[
+            "--lint-only",
+            "-Wall",
+            "--top-module",
+            name,
+            &waivers_s,
+            &file_s,
+        ],
+        &dir,
+    )?;
+    let v_text = transcript(&v);
+    if !v.status.success() || v_text.contains("%Warning") || v_text.contains("%Error") {
+        findings.push(format!("verilator:\n{v_text}"));
+    }
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(findings.join("\n"))
+    }
+}

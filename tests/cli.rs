@@ -1,0 +1,322 @@
+//! The `weft` command as a user meets it: bad input gets a clear message and a
+//! non-zero exit, `verilog_out/` is what the exporter writes, every preset lints and
+//! co-simulates with zero mismatches, and the VCD reads back.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("weft runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn presets() -> Vec<String> {
+    let out = weft(&["list"]);
+    assert!(out.status.success(), "{}", text(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("weft-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn list_names_the_foundation_presets() {
+    let names = presets();
+    for want in ["sub_warp_unit", "sub_warp_unit_4x8"] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "{want} missing from {names:?}"
+        );
+    }
+}
+
+#[test]
+fn unknown_preset_lists_the_valid_ones() {
+    for args in [
+        vec!["export", "--out", "/tmp/weft-never", "no_such_block"],
+        vec!["sim", "no_such_block", "--cycles", "10"],
+        vec!["cosim", "no_such_block", "--cycles", "10"],
+    ] {
+        let out = weft(&args);
+        assert!(!out.status.success());
+        let t = text(&out);
+        assert!(
+            t.contains("unknown preset `no_such_block`") && t.contains("sub_warp_unit_4x8"),
+            "{t}"
+        );
+        assert!(!t.contains("panicked"), "{t}");
+    }
+}
+
+#[test]
+fn zero_cycles_is_refused() {
+    for cmd in ["sim", "cosim"] {
+        let out = weft(&[cmd, "sub_warp_unit_4x8", "--cycles", "0"]);
+        assert!(!out.status.success());
+        assert!(
+            text(&out).contains("--cycles must be at least 1"),
+            "{}",
+            text(&out)
+        );
+    }
+}
+
+#[test]
+fn unwritable_output_folder_is_reported() {
+    let dir = scratch("unwritable");
+    let file = dir.join("a_file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let target = file.join("sub");
+    let out = weft(&[
+        "export",
+        "--out",
+        target.to_str().unwrap(),
+        "sub_warp_unit_4x8",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("cannot create output folder"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn missing_tool_names_the_package() {
+    let empty = scratch("nopath");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["lint", "sub_warp_unit_4x8"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", &empty)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let t = text(&out);
+    assert!(
+        t.contains("`yosys` not found") && t.contains("apt-get install -y yosys"),
+        "{t}"
+    );
+}
+
+#[test]
+fn verilog_out_is_what_the_exporter_writes() {
+    let dir = scratch("export");
+    let out = weft(&["export", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog_out");
+    for name in presets() {
+        let fresh = std::fs::read_to_string(dir.join(format!("{name}.v"))).unwrap();
+        let kept = std::fs::read_to_string(committed.join(format!("{name}.v")))
+            .unwrap_or_else(|_| panic!("verilog_out/{name}.v missing: run `weft export`"));
+        assert!(
+            fresh == kept,
+            "verilog_out/{name}.v is stale: run `cargo run --release -- export`"
+        );
+    }
+    let extra: Vec<String> = std::fs::read_dir(&committed)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| !presets().iter().any(|p| format!("{p}.v") == *f))
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "verilog_out holds files of no preset: {extra:?}"
+    );
+}
+
+#[test]
+fn every_preset_lints_clean() {
+    let out = weft(&["lint"]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn area_reports_every_preset_as_json() {
+    let out = weft(&["area", "--json"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), presets().len());
+    let swu = rows
+        .iter()
+        .find(|r| r["preset"] == "sub_warp_unit")
+        .unwrap();
+    // The copy of a 256-thread large warp's mask plus the 2-bit mode (SPEC §2.1).
+    assert_eq!(swu["flip_flops"], 258);
+}
+
+/// Co-simulation of every preset under both simulators, 100 000 cycles each.
+#[test]
+fn every_preset_cosimulates_without_mismatch() {
+    for name in presets() {
+        let out = weft(&[
+            "cosim",
+            &name,
+            "--cycles",
+            "100000",
+            "--seed",
+            "11",
+            "--simulator",
+            "both",
+        ]);
+        let t = text(&out);
+        println!("{t}");
+        assert!(out.status.success(), "{name}: {t}");
+        assert_eq!(
+            t.matches("100000 cycles, 0 mismatches").count(),
+            2,
+            "{name}: {t}"
+        );
+    }
+}
+
+/// A replay must catch a wrong output: flip one expected bit in the recorded vectors.
+#[test]
+fn cosim_reports_a_tampered_vector() {
+    let dir = scratch("tamper");
+    let out = weft(&[
+        "cosim",
+        "sub_warp_unit_4x8",
+        "--cycles",
+        "200",
+        "--seed",
+        "3",
+        "--simulator",
+        "iverilog",
+        "--keep",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let vectors = std::fs::read_to_string(dir.join("vectors.txt")).unwrap();
+    let mut lines: Vec<String> = vectors.lines().map(str::to_string).collect();
+    // line 51 = cycle 50; the 5th field is sub_valid.
+    let mut fields: Vec<String> = lines[51].split(' ').map(str::to_string).collect();
+    fields[4] = if fields[4] == "1" {
+        "0".into()
+    } else {
+        "1".into()
+    };
+    lines[51] = fields.join(" ");
+    std::fs::write(dir.join("vectors.txt"), lines.join("\n") + "\n").unwrap();
+    for sim in [
+        weft_testbenches::cosim::Simulator::Icarus,
+        weft_testbenches::cosim::Simulator::Verilator,
+    ] {
+        std::fs::write(
+            dir.join("harness.cpp"),
+            weft_testbenches::cosim::verilator_harness(&ports_of(&dir), "vectors.txt"),
+        )
+        .unwrap();
+        let r = weft_testbenches::cosim::replay(sim, "sub_warp_unit_4x8", &dir).unwrap();
+        assert_eq!(r.mismatches, 1, "{sim:?}: {:?}", r.first_mismatches);
+        assert!(
+            r.first_mismatches[0].contains("cycle=50 signal=sub_valid"),
+            "{:?}",
+            r.first_mismatches
+        );
+    }
+}
+
+/// Port list of a kept replay, read back from the vector file's header and the DUT.
+fn ports_of(dir: &Path) -> Vec<weft_testbenches::bench::Port> {
+    let dut = std::fs::read_to_string(dir.join("dut.v")).unwrap();
+    let header = std::fs::read_to_string(dir.join("vectors.txt")).unwrap();
+    let names: Vec<&str> = header
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("# ")
+        .split(' ')
+        .collect();
+    names
+        .iter()
+        .map(|n| {
+            let decl = dut
+                .lines()
+                .find(|l| {
+                    let t = l.trim();
+                    (t.starts_with("input") || t.starts_with("output"))
+                        && t.trim_end_matches(';').ends_with(&format!(" {n}"))
+                })
+                .unwrap();
+            let width = match decl.split_once('[') {
+                Some((_, r)) => r.split(':').next().unwrap().parse::<usize>().unwrap() + 1,
+                None => 1,
+            };
+            weft_testbenches::bench::Port {
+                name: n.to_string(),
+                input: decl.trim().starts_with("input"),
+                width,
+            }
+        })
+        .collect()
+}
+
+/// The waveform streamed by `weft sim --vcd` reads back with the `vcd` crate: every
+/// port is declared and the clock toggles every half period.
+#[test]
+fn vcd_reads_back() {
+    let dir = scratch("vcd");
+    let path = dir.join("swu.vcd");
+    let out = weft(&[
+        "sim",
+        "sub_warp_unit_4x8",
+        "--cycles",
+        "50",
+        "--seed",
+        "2",
+        "--vcd",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let header = parser.parse_header().unwrap();
+    for port in [
+        "clock",
+        "reset",
+        "load",
+        "mask_in",
+        "mode",
+        "sub_valid",
+        "sub_mask",
+        "sub_rows",
+        "last",
+        "stall",
+    ] {
+        assert!(
+            header.find_var(&["uut", port]).is_some(),
+            "{port} not in the VCD"
+        );
+    }
+    let held_mode = header.find_var(&["uut", "held_mode", "q"]);
+    assert!(held_mode.is_some(), "the held mode register is readable");
+    let clock = header.find_var(&["uut", "clock"]).unwrap().code;
+    let mut rises = 0;
+    let mut last_time = 0;
+    for cmd in parser {
+        match cmd.unwrap() {
+            vcd::Command::Timestamp(t) => last_time = t,
+            vcd::Command::ChangeScalar(code, vcd::Value::V1) if code == clock => rises += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(rises, 50, "one rising clock edge per cycle");
+    assert_eq!(last_time, 500, "10 ps per cycle");
+}
