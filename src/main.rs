@@ -311,6 +311,7 @@ fn cosimulate(
         cosim::verilator_harness(&ports, "vectors.txt"),
     )?;
     let mut failures = vec![];
+    let rust_rate = report.cycles_per_second();
     for &s in sims {
         eprintln!("  building and running the replay under {} ...", s.name());
         let r = cosim::replay(s, p.name, dir)?;
@@ -321,6 +322,13 @@ fn cosimulate(
             r.mismatches,
             r.cycles as f64 / r.seconds.max(1e-9)
         );
+        if s == Simulator::Verilator {
+            let rate = r.cycles as f64 / r.seconds.max(1e-9);
+            println!(
+                "  speed: Verilator {rate:.0} cycles/s vs Rust {rust_rate:.0} cycles/s (model checks and recording included): {:.1}x",
+                rate / rust_rate.max(1e-9)
+            );
+        }
         for m in &r.first_mismatches {
             println!("    {m}");
         }

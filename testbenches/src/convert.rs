@@ -72,6 +72,6 @@ mod tests {
         assert_eq!(rows_from_bits(wide, 32), rows);
         let narrow: Bits<12> = bits_from_rows(&[0b1010, 0b0001, 0b1111], 4);
         assert_eq!(small(narrow), 0b1111_0001_1010);
-        assert_eq!(fields_from_bits(narrow, 3), vec![2, 3, 0, 7]);
+        assert_eq!(fields_from_bits(narrow, 3), vec![2, 3, 4, 7]);
     }
 }
