@@ -2,7 +2,6 @@
 //! contracts checked every cycle, the paper's Figure 7 breakdown, and the memory and
 //! jump modes of §3.1.2.
 use proptest::prelude::*;
-use rust_hdl::prelude::*;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::{fields_from_bits, small};
 use weft_testbenches::lwm::sub_warp_unit::{SubWarpInputs, SubWarpUnitBench};
