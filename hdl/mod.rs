@@ -1,7 +1,9 @@
 #![allow(special_module_name)] // `lib/` is the primitives folder of STYLE.md
 
+pub mod capri;
 pub mod dom;
 pub mod lib;
 pub mod lwm;
 pub mod presets;
 pub mod sched;
+pub mod vgiw;

@@ -5,7 +5,9 @@
 //! 64 lanes; the paper's widths are 32.
 #![allow(special_module_name)] // `lib/` is the primitives folder of STYLE.md
 
+pub mod capri;
 pub mod dom;
 pub mod lib;
 pub mod lwm;
 pub mod sched;
+pub mod vgiw;

@@ -7,9 +7,7 @@ use weft_testbenches::presets::{self, Preset};
 use weft_testbenches::run::{run, Outputs, VectorWriter};
 use weft_testbenches::tools::YOSYS;
 
-mod area;
 mod export;
-mod lint;
 
 #[derive(Parser)]
 #[command(
@@ -135,16 +133,16 @@ fn dispatch(command: Command) -> Result<(), String> {
                     let rows = list
                         .iter()
                         .zip(&files)
-                        .map(|(p, f)| area::area_of(p.name, f))
+                        .map(|(p, f)| weft_testbenches::area::area_of(p.name, f))
                         .collect::<Result<Vec<_>, _>>()?;
-                    println!("\n{}", area::table(&rows));
+                    println!("\n{}", weft_testbenches::area::table(&rows));
                 }
                 Err(why) => println!("\nno area table: {why}"),
             }
             Ok(())
         }
         Command::Lint { dir, presets } => {
-            let waivers = PathBuf::from(lint::WAIVERS);
+            let waivers = PathBuf::from(weft_testbenches::lint::WAIVERS);
             if !waivers.is_file() {
                 return Err(format!(
                     "waiver file {} not found; run weft from the project root",
@@ -154,7 +152,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             let mut failed = vec![];
             for p in select(&presets)? {
                 let file = exported_file(&dir, &p)?;
-                match lint::lint_file(p.name, &file, &waivers) {
+                match weft_testbenches::lint::lint_file(p.name, &file, &waivers) {
                     Ok(()) => println!("lint ok   {}", p.name),
                     Err(findings) => {
                         println!("lint FAIL {}\n{findings}", p.name);
@@ -172,7 +170,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             let mut rows = vec![];
             for p in select(&presets)? {
                 let file = exported_file(&dir, &p)?;
-                rows.push(area::area_of(p.name, &file)?);
+                rows.push(weft_testbenches::area::area_of(p.name, &file)?);
             }
             if json {
                 println!(
@@ -180,7 +178,7 @@ fn dispatch(command: Command) -> Result<(), String> {
                     serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
                 );
             } else {
-                print!("{}", area::table(&rows));
+                print!("{}", weft_testbenches::area::table(&rows));
             }
             Ok(())
         }

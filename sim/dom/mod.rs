@@ -1,1 +1,1 @@
-//! Divergence (reconvergence) stack (SPEC §2.4).
+//! Diverge on miss (`diverge-on-miss.txt` §3–6; SPEC §4).

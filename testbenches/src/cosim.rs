@@ -41,7 +41,8 @@ pub struct CosimReport {
     pub seconds: f64,
 }
 
-/// Writes the replay testbench for `top` with `ports` (vector-file order).
+/// Writes the replay testbench for `top` with `ports` (vector-file order). The
+/// testbench's own names start with `weft_` so that no port name can clash with them.
 pub fn testbench(top: &str, ports: &[Port], vectors: &str) -> String {
     let decl = |w: usize| {
         if w > 1 {
@@ -63,62 +64,71 @@ pub fn testbench(top: &str, ports: &[Port], vectors: &str) -> String {
             let _ = writeln!(tb, "  reg {}{} = 0;", decl(p.width), p.name);
         } else {
             let _ = writeln!(tb, "  wire {}{};", decl(p.width), p.name);
-            let _ = writeln!(tb, "  reg {}expected_{};", decl(p.width), p.name);
+            let _ = writeln!(tb, "  reg {}weft_expected_{};", decl(p.width), p.name);
         }
     }
-    let _ = writeln!(tb, "  integer fd, got, cycle, mismatches, done;");
-    let _ = writeln!(tb, "  reg [8*4096-1:0] line_skip;");
+    let _ = writeln!(
+        tb,
+        "  integer weft_fd, weft_got, weft_cycle, weft_mismatches, weft_done;"
+    );
+    let _ = writeln!(tb, "  reg [8*4096-1:0] weft_header;");
     let conns: Vec<String> = std::iter::once(".clock(clock)".to_string())
         .chain(ports.iter().map(|p| format!(".{0}({0})", p.name)))
         .collect();
     let _ = writeln!(tb, "  {top} dut({});", conns.join(", "));
     let _ = writeln!(tb, "  initial begin");
-    let _ = writeln!(tb, "    fd = $fopen(\"{vectors}\", \"r\");");
+    let _ = writeln!(tb, "    weft_fd = $fopen(\"{vectors}\", \"r\");");
     let _ = writeln!(
         tb,
-        "    if (fd == 0) begin $display(\"COSIM error: cannot open {vectors}\"); $finish; end"
+        "    if (weft_fd == 0) begin $display(\"COSIM error: cannot open {vectors}\"); $finish; end"
     );
-    let _ = writeln!(tb, "    got = $fgets(line_skip, fd); // header line");
-    let _ = writeln!(tb, "    cycle = 0; mismatches = 0; done = 0;");
+    let _ = writeln!(
+        tb,
+        "    weft_got = $fgets(weft_header, weft_fd); // header line"
+    );
+    let _ = writeln!(
+        tb,
+        "    weft_cycle = 0; weft_mismatches = 0; weft_done = 0;"
+    );
     let targets: Vec<String> = ports
         .iter()
         .map(|p| {
             if p.input {
                 p.name.clone()
             } else {
-                format!("expected_{}", p.name)
+                format!("weft_expected_{}", p.name)
             }
         })
         .collect();
     let fmt = vec!["%b"; ports.len()].join(" ");
-    let _ = writeln!(tb, "    while (done == 0) begin");
+    let _ = writeln!(tb, "    while (weft_done == 0) begin");
     let _ = writeln!(
         tb,
-        "      got = $fscanf(fd, \"{fmt}\\n\", {});",
+        "      weft_got = $fscanf(weft_fd, \"{fmt}\\n\", {});",
         targets.join(", ")
     );
-    let _ = writeln!(tb, "      if (got != {}) done = 1;", ports.len());
+    let _ = writeln!(tb, "      if (weft_got != {}) weft_done = 1;", ports.len());
     let _ = writeln!(tb, "      else begin");
     let _ = writeln!(tb, "        clock = 1'b0;");
     let _ = writeln!(tb, "        #5;");
     for p in ports.iter().filter(|p| !p.input) {
-        let _ = writeln!(tb, "        if ({0} !== expected_{0}) begin", p.name);
-        let _ = writeln!(tb, "          mismatches = mismatches + 1;");
+        let _ = writeln!(tb, "        if ({0} !== weft_expected_{0}) begin", p.name);
+        let _ = writeln!(tb, "          weft_mismatches = weft_mismatches + 1;");
         let _ = writeln!(
             tb,
-            "          if (mismatches <= 10) $display(\"MISMATCH cycle=%0d signal={0} expected=%h got=%h\", cycle, expected_{0}, {0});",
+            "          if (weft_mismatches <= 10) $display(\"MISMATCH cycle=%0d signal={0} expected=%h got=%h\", weft_cycle, weft_expected_{0}, {0});",
             p.name
         );
         let _ = writeln!(tb, "        end");
     }
     let _ = writeln!(tb, "        clock = 1'b1;");
     let _ = writeln!(tb, "        #5;");
-    let _ = writeln!(tb, "        cycle = cycle + 1;");
+    let _ = writeln!(tb, "        weft_cycle = weft_cycle + 1;");
     let _ = writeln!(tb, "      end");
     let _ = writeln!(tb, "    end");
     let _ = writeln!(
         tb,
-        "    $display(\"COSIM cycles=%0d mismatches=%0d\", cycle, mismatches);"
+        "    $display(\"COSIM cycles=%0d mismatches=%0d\", weft_cycle, weft_mismatches);"
     );
     let _ = writeln!(tb, "    $finish;");
     let _ = writeln!(tb, "  end");

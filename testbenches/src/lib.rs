@@ -2,12 +2,19 @@
 //! co-simulation runners, shared by the `weft` command and the tests.
 //! Folders mirror `weft-hdl` and `weft-sim`.
 
+pub mod area;
 pub mod bench;
+pub mod capri;
 pub mod convert;
 pub mod cosim;
 pub mod dom;
+#[path = "lib/mod.rs"]
+#[allow(special_module_name)] // mirrors the `lib/` primitives folder of weft-hdl
+pub mod lib;
+pub mod lint;
 pub mod lwm;
 pub mod presets;
 pub mod run;
 pub mod sched;
 pub mod tools;
+pub mod vgiw;

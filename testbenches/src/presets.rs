@@ -28,9 +28,12 @@ pub fn verilog_of<B: Block + Default>() -> String {
 /// Every preset, in the order `weft list` shows them.
 pub fn all() -> Vec<Preset> {
     let mut list = vec![];
+    list.extend(crate::lib::presets());
     list.extend(crate::lwm::presets());
     list.extend(crate::sched::presets());
+    list.extend(crate::capri::presets());
     list.extend(crate::dom::presets());
+    list.extend(crate::vgiw::presets());
     list
 }
 

@@ -2,9 +2,9 @@
 //! generic gate library), flip-flop bits, and a transistor estimate from
 //! `stat -tech cmos` after legalizing every flip-flop to a plain `$_DFF_P_` (synchronous
 //! resets and enables become logic) and mapping to CMOS gates with `abc -g cmos2`.
+use crate::tools::{transcript, YOSYS};
 use serde::Serialize;
 use std::path::Path;
-use weft_testbenches::tools::{transcript, YOSYS};
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Area {

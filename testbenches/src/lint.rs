@@ -1,8 +1,8 @@
 //! `weft lint`: the export gate. Yosys (`hierarchy -check; proc; check`, any latch is
 //! an error) and `verilator --lint-only -Wall` with the committed waiver file
 //! `lint/verilator_waivers.vlt`.
-use std::path::Path;
-use weft_testbenches::tools::{transcript, VERILATOR, YOSYS};
+use crate::tools::{transcript, VERILATOR, YOSYS};
+use std::path::{Path, PathBuf};
 
 /// The waiver file, relative to the project root.
 pub const WAIVERS: &str = "lint/verilator_waivers.vlt";
@@ -40,5 +40,36 @@ pub fn lint_file(name: &str, file: &Path, waivers: &Path) -> Result<(), String> 
         Ok(())
     } else {
         Err(findings.join("\n"))
+    }
+}
+
+/// The committed waiver file, wherever the tests run from.
+pub fn committed_waivers() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(WAIVERS)
+}
+
+/// Lints rust-hdl's Verilog of any block (top module `top`) with the same gate as
+/// `weft lint`, so parameter sets that are not exported are held to it too. Panics
+/// with every finding: for tests.
+pub fn assert_lints_clean(what: &str, verilog: &str) {
+    let dir = std::env::temp_dir().join(format!(
+        "weft-lint-{}-{}-{what}",
+        std::process::id(),
+        std::thread::current()
+            .name()
+            .unwrap_or("main")
+            .replace("::", "-")
+    ));
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let file = dir.join("top.v");
+    std::fs::write(&file, verilog)
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+    let result = lint_file("top", &file, &committed_waivers());
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(findings) = result {
+        panic!("lint of {what}:\n{findings}");
     }
 }

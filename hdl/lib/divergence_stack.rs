@@ -1,0 +1,417 @@
+//! Divergence (reconvergence) stack of one warp or one large warp (SPEC §2.4;
+//! `lwm-two-level-scheduling.txt` §2.3 and §3.1 "How a Large Warp Handles Divergence";
+//! `capri-compaction-adequacy.txt` §2.1 WPDOM).
+//!
+//! Entries of (reconvergence PC `rpc`, active mask, execute PC `pc`). The top of stack
+//! (TOS) *is* the warp: its `pc` and `mask` are the warp's current PC and active mask.
+//!
+//! ```text
+//!   divergent branch at TOS (rpc R0, mask M, pc P):     before      after
+//!     1. TOS.pc := reconv_pc  (the join entry)           [R0 M P]    [R0 M  reconv]   <- join
+//!     2. push not-taken (reconv, M & !taken, nt_pc)                  [rc M&!T nt_pc]
+//!     3. push taken     (reconv, M &  taken, t_pc)                   [rc M&T  t_pc ]  <- TOS
+//!   pop: while TOS.pc == TOS.rpc (and TOS is not the base entry), pop.
+//! ```
+//!
+//! Interface (all outputs registered: functions of the stack registers only):
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | clock, reset | in | 1 | reset empties the stack (`depth = 0`) and clears `overflow` |
+//! | init | in | 1 | start a warp: the stack becomes one base entry (rpc 0, `init_mask`, `init_pc`) |
+//! | init_mask | in | LANES | the warp's active mask, sampled with `init` |
+//! | init_pc | in | PCW | the warp's first PC, sampled with `init` |
+//! | branch | in | 1 | the warp (TOS) resolved a conditional branch this cycle |
+//! | taken_mask | in | LANES | threads whose branch is taken; ANDed with the TOS mask |
+//! | taken_pc | in | PCW | branch target |
+//! | not_taken_pc | in | PCW | fall-through PC |
+//! | reconv_pc | in | PCW | the branch's reconvergence PC (immediate post-dominator) |
+//! | advance | in | 1 | the warp moves on to `next_pc` (any non-branch PC update) |
+//! | next_pc | in | PCW | the warp's next PC, sampled with `advance` |
+//! | pc | out | PCW | TOS execute PC: the warp's current PC (0 when `depth = 0`) |
+//! | mask | out | LANES | TOS active mask: the warp's current mask (0 when `depth = 0`) |
+//! | rpc | out | PCW | TOS reconvergence PC (0 at the base entry and when `depth = 0`) |
+//! | depth | out | DW = clog2(DEPTH+1) | entries on the stack: 0 before `init`, then 1..=DEPTH |
+//! | overflow | out | 1 | sticky: a divergent branch found fewer than 2 free entries; cleared only by reset |
+//!
+//! One edge does one event, priority `reset` > `init` > `branch` > `advance`; `branch`
+//! and `advance` are ignored while `depth = 0`. A branch is divergent when both
+//! `mask & taken_mask` and `mask & !taken_mask` are non-empty; otherwise only the TOS
+//! PC changes (to `taken_pc` when any active thread is taken, else `not_taken_pc`).
+//!
+//! Latency: the event of edge `t` is visible on the outputs in cycle `t+1`; one event
+//! per cycle, no busy cycles.
+//!
+//! Storage: `DEPTH x (2*PCW + LANES)` + `DW` + 1 flip-flops (entry 0's `rpc` is
+//! constant 0 and synthesis removes it). `DivergenceStack32` (32 lanes, depth 8, PC 32):
+//! 8 x 96 + 4 + 1 = 773 bits before that trim.
+//!
+//! Choices where the papers are silent:
+//! - `DEPTH` counts every entry, the base included, so the stack holds `DEPTH x
+//!   (2*PCW+LANES)` bits and `k` nested divergent branches need `1 + 2k` entries. A
+//!   divergent branch needs two free entries at once; if they are missing it is an
+//!   overflow and *nothing* changes (the TOS PC is not rewritten either), so the warp
+//!   state stays consistent for whatever recovery the core chooses.
+//! - Pops are combinational and multi-level: on the same edge as the event that changed
+//!   the TOS PC, every consecutive top entry whose `pc == rpc` is popped (an
+//!   if-without-else leaves a not-taken entry whose `pc` is already its `rpc`; nested
+//!   branches can share a reconvergence PC). The popped entry's `pc` becomes the warp's
+//!   PC, so the check is per entry: a DEPTH-way equality compare plus a priority pick of
+//!   the highest non-matching entry. The warp therefore never sits on a TOS with
+//!   `pc == rpc`, and no `busy` handshake is needed.
+//! - The base entry (index 0) never pops; its `rpc` is 0 and is not compared.
+//! - Entries are not cleared on reset or pop: with `depth = 0` every output is 0, and
+//!   entries above `depth` are never read.
+//! - A divergent branch's pushes happen even when `taken_pc` or `not_taken_pc` equals
+//!   `reconv_pc`; the pop rule then removes them on the same edge. Overflow is decided
+//!   before that, on the two pushes.
+use rust_hdl::prelude::*;
+
+/// Divergence stack of `DEPTH` entries for `LANES` threads and `PCW`-bit PCs.
+/// `DW = clog2(DEPTH+1)` is the width of the `depth` count.
+#[derive(LogicBlock)]
+pub struct DivergenceStack<
+    const LANES: usize,
+    const DEPTH: usize,
+    const PCW: usize,
+    const DW: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high: empties the stack and clears `overflow`.
+    pub reset: Signal<In, Bit>,
+    // warp start
+    /// Start a warp on this edge: the stack becomes the base entry (0, `init_mask`, `init_pc`).
+    pub init: Signal<In, Bit>,
+    /// The new warp's active mask (bit `c` = lane `c`); sampled with `init`.
+    pub init_mask: Signal<In, Bits<LANES>>,
+    /// The new warp's first PC; sampled with `init`.
+    pub init_pc: Signal<In, Bits<PCW>>,
+    // branch resolution
+    /// The warp resolved a conditional branch; sampled when `depth != 0` and `init = 0`.
+    pub branch: Signal<In, Bit>,
+    /// Threads that take the branch; bits outside the TOS mask are ignored.
+    pub taken_mask: Signal<In, Bits<LANES>>,
+    /// PC of the taken path; sampled with `branch`.
+    pub taken_pc: Signal<In, Bits<PCW>>,
+    /// PC of the not-taken path; sampled with `branch`.
+    pub not_taken_pc: Signal<In, Bits<PCW>>,
+    /// Reconvergence PC of the branch; sampled with `branch`.
+    pub reconv_pc: Signal<In, Bits<PCW>>,
+    // non-branch PC update
+    /// The warp moves to `next_pc`; sampled when `depth != 0`, `init = 0` and `branch = 0`.
+    pub advance: Signal<In, Bit>,
+    /// The warp's next PC; sampled with `advance`.
+    pub next_pc: Signal<In, Bits<PCW>>,
+    // warp state out (registered)
+    /// TOS execute PC: the warp's current PC; 0 when the stack is empty.
+    pub pc: Signal<Out, Bits<PCW>>,
+    /// TOS active mask: the warp's current active mask; 0 when the stack is empty.
+    pub mask: Signal<Out, Bits<LANES>>,
+    /// TOS reconvergence PC; 0 at the base entry and when the stack is empty.
+    pub rpc: Signal<Out, Bits<PCW>>,
+    /// Number of entries on the stack (0 before `init`, else 1..=DEPTH).
+    pub depth: Signal<Out, Bits<DW>>,
+    /// Sticky: a divergent branch found no room for its two entries. Cleared by reset only.
+    pub overflow: Signal<Out, Bit>,
+    /// Execute PC of each entry.
+    entry_pc: [DFF<Bits<PCW>>; DEPTH],
+    /// Reconvergence PC of each entry.
+    entry_rpc: [DFF<Bits<PCW>>; DEPTH],
+    /// Active mask of each entry.
+    entry_mask: [DFF<Bits<LANES>>; DEPTH],
+    /// Entries on the stack; the TOS is entry `count - 1`.
+    count: DFF<Bits<DW>>,
+    /// The sticky overflow flag.
+    overflowed: DFF<Bit>,
+    /// TOS fields read through the `count` mux.
+    top_pc: Signal<Local, Bits<PCW>>,
+    top_rpc: Signal<Local, Bits<PCW>>,
+    top_mask: Signal<Local, Bits<LANES>>,
+    /// Active threads that take / do not take the branch.
+    taken_now: Signal<Local, Bits<LANES>>,
+    not_taken_now: Signal<Local, Bits<LANES>>,
+    /// The TOS PC after a non-divergent branch.
+    uniform_pc: Signal<Local, Bits<PCW>>,
+    /// Qualified events (priority applied).
+    do_branch: Signal<Local, Bit>,
+    do_advance: Signal<Local, Bit>,
+    do_push: Signal<Local, Bit>,
+    /// Entry fields after this edge's event, before the pops.
+    new_pc: [Signal<Local, Bits<PCW>>; DEPTH],
+    new_rpc: [Signal<Local, Bits<PCW>>; DEPTH],
+    /// Entry count after this edge's event, before / after the pops.
+    grown: Signal<Local, Bits<DW>>,
+    popped: Signal<Local, Bits<DW>>,
+    /// `count` value when entry `j` is the TOS (`j + 1`).
+    top_at: [Constant<Bits<DW>>; DEPTH],
+    /// `count` value when entry `j` takes the not-taken push (`j`); also "entry `j` is
+    /// below `count`" as `count > at[j]`.
+    at: [Constant<Bits<DW>>; DEPTH],
+    /// `count` value when entry `j` takes the taken push (`j - 1`; `DEPTH` for entry 0,
+    /// a count at which no push fits).
+    taken_at: [Constant<Bits<DW>>; DEPTH],
+    /// Two entries are free for a divergent branch's pushes.
+    fits: Signal<Local, Bit>,
+    count_one: Constant<Bits<DW>>,
+    count_two: Constant<Bits<DW>>,
+    count_zero: Constant<Bits<DW>>,
+    pc_zero: Constant<Bits<PCW>>,
+    mask_zero: Constant<Bits<LANES>>,
+}
+
+impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Default
+    for DivergenceStack<LANES, DEPTH, PCW, DW>
+{
+    fn default() -> Self {
+        assert!(LANES >= 1, "a warp has at least one lane");
+        assert!(DEPTH >= 1, "the stack holds at least the base entry");
+        assert!(PCW >= 1, "PCs need at least one bit");
+        assert_eq!(DW, clog2(DEPTH + 1), "DW must be clog2(DEPTH+1)");
+        let count = |v: usize| Constant::new(Bits::<DW>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            init: Default::default(),
+            init_mask: Default::default(),
+            init_pc: Default::default(),
+            branch: Default::default(),
+            taken_mask: Default::default(),
+            taken_pc: Default::default(),
+            not_taken_pc: Default::default(),
+            reconv_pc: Default::default(),
+            advance: Default::default(),
+            next_pc: Default::default(),
+            pc: Default::default(),
+            mask: Default::default(),
+            rpc: Default::default(),
+            depth: Default::default(),
+            overflow: Default::default(),
+            entry_pc: array_init::array_init(|_| Default::default()),
+            entry_rpc: array_init::array_init(|_| Default::default()),
+            entry_mask: array_init::array_init(|_| Default::default()),
+            count: Default::default(),
+            overflowed: Default::default(),
+            top_pc: Default::default(),
+            top_rpc: Default::default(),
+            top_mask: Default::default(),
+            taken_now: Default::default(),
+            not_taken_now: Default::default(),
+            uniform_pc: Default::default(),
+            do_branch: Default::default(),
+            do_advance: Default::default(),
+            do_push: Default::default(),
+            new_pc: array_init::array_init(|_| Default::default()),
+            new_rpc: array_init::array_init(|_| Default::default()),
+            grown: Default::default(),
+            popped: Default::default(),
+            top_at: array_init::array_init(|j| count(j + 1)),
+            at: array_init::array_init(count),
+            taken_at: array_init::array_init(|j| count(if j == 0 { DEPTH } else { j - 1 })),
+            fits: Default::default(),
+            count_one: count(1),
+            // 2 only matters when a push fits (DEPTH >= 3, so DW >= 2).
+            count_two: count(2 % (1 << DW)),
+            count_zero: count(0),
+            pc_zero: Constant::new(Bits::default()),
+            mask_zero: Constant::new(Bits::default()),
+        }
+    }
+}
+
+impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Logic
+    for DivergenceStack<LANES, DEPTH, PCW, DW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        for j in 0..DEPTH {
+            self.entry_pc[j].clock.next = self.clock.val();
+            self.entry_rpc[j].clock.next = self.clock.val();
+            self.entry_mask[j].clock.next = self.clock.val();
+            self.entry_mask[j].d.next = self.entry_mask[j].q.val();
+        }
+        dff_setup!(self, clock, count, overflowed);
+        // Read the TOS.
+        self.top_pc.next = self.pc_zero.val();
+        self.top_rpc.next = self.pc_zero.val();
+        self.top_mask.next = self.mask_zero.val();
+        for j in 0..DEPTH {
+            if self.count.q.val() == self.top_at[j].val() {
+                self.top_pc.next = self.entry_pc[j].q.val();
+                self.top_rpc.next = self.entry_rpc[j].q.val();
+                self.top_mask.next = self.entry_mask[j].q.val();
+            }
+        }
+        self.pc.next = self.top_pc.val();
+        self.rpc.next = self.top_rpc.val();
+        self.mask.next = self.top_mask.val();
+        self.depth.next = self.count.q.val();
+        self.overflow.next = self.overflowed.q.val();
+        // Decode this cycle's event.
+        self.taken_now.next = self.taken_mask.val() & self.top_mask.val();
+        self.not_taken_now.next = self.top_mask.val() & !self.taken_mask.val();
+        self.uniform_pc.next = self.not_taken_pc.val();
+        if self.taken_now.val().any() {
+            self.uniform_pc.next = self.taken_pc.val();
+        }
+        self.do_branch.next = self.branch.val() & !self.init.val() & self.count.q.val().any();
+        self.do_advance.next =
+            self.advance.val() & !self.branch.val() & !self.init.val() & self.count.q.val().any();
+        self.do_push.next =
+            self.do_branch.val() & self.taken_now.val().any() & self.not_taken_now.val().any();
+        // Two free entries: the taken push has a slot (entry `count + 1` exists).
+        self.fits.next = false;
+        for j in 1..DEPTH {
+            if self.count.q.val() == self.taken_at[j].val() {
+                self.fits.next = true;
+            }
+        }
+        if self.do_push.val() & !self.fits.val() {
+            // Overflow: no room for two entries; nothing but the flag changes.
+            self.do_push.next = false;
+            self.do_branch.next = false;
+            self.overflowed.d.next = true;
+        }
+        // Apply the event to the entries (before pops).
+        self.grown.next = self.count.q.val();
+        if self.do_push.val() {
+            self.grown.next = self.count.q.val() + self.count_two.val();
+        }
+        for j in 0..DEPTH {
+            self.new_pc[j].next = self.entry_pc[j].q.val();
+            self.new_rpc[j].next = self.entry_rpc[j].q.val();
+            if self.count.q.val() == self.top_at[j].val() {
+                if self.do_advance.val() {
+                    self.new_pc[j].next = self.next_pc.val();
+                }
+                if self.do_branch.val() {
+                    self.new_pc[j].next = self.uniform_pc.val();
+                    if self.do_push.val() {
+                        self.new_pc[j].next = self.reconv_pc.val();
+                    }
+                }
+            }
+            if self.do_push.val() {
+                if self.count.q.val() == self.at[j].val() {
+                    self.new_pc[j].next = self.not_taken_pc.val();
+                    self.new_rpc[j].next = self.reconv_pc.val();
+                    self.entry_mask[j].d.next = self.not_taken_now.val();
+                }
+                if self.count.q.val() == self.taken_at[j].val() {
+                    self.new_pc[j].next = self.taken_pc.val();
+                    self.new_rpc[j].next = self.reconv_pc.val();
+                    self.entry_mask[j].d.next = self.taken_now.val();
+                }
+            }
+            self.entry_pc[j].d.next = self.new_pc[j].val();
+            self.entry_rpc[j].d.next = self.new_rpc[j].val();
+        }
+        // Pop every consecutive top entry whose PC reached its reconvergence PC: the new
+        // TOS is the highest entry below `grown` that does not match (entry 0 never pops).
+        self.popped.next = self.count_zero.val();
+        if self.grown.val().any() {
+            self.popped.next = self.count_one.val();
+        }
+        for j in 1..DEPTH {
+            if (self.grown.val() > self.at[j].val())
+                & (self.new_pc[j].val() != self.new_rpc[j].val())
+            {
+                self.popped.next = self.top_at[j].val();
+            }
+        }
+        self.count.d.next = self.popped.val();
+        if self.init.val() {
+            self.count.d.next = self.count_one.val();
+            self.entry_pc[0].d.next = self.init_pc.val();
+            self.entry_rpc[0].d.next = self.pc_zero.val();
+            self.entry_mask[0].d.next = self.init_mask.val();
+        }
+        if self.reset.val() {
+            self.count.d.next = self.count_zero.val();
+            self.overflowed.d.next = false;
+        }
+    }
+}
+
+/// 4 lanes, 8 entries, 32-bit PCs: the papers' 4-thread example warps.
+pub type DivergenceStack4 = DivergenceStack<4, 8, 32, 4>;
+/// 4 lanes, 3 entries (one nested level), 8-bit PCs: the overflow tests.
+pub type DivergenceStack4x3 = DivergenceStack<4, 3, 8, 2>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::DivergenceStack32;
+
+    fn settle(uut: &mut dyn Block) {
+        for _ in 0..100 {
+            uut.update_all();
+            if !uut.has_changed() {
+                return;
+            }
+        }
+        panic!("no fixed point");
+    }
+
+    /// One cycle: inputs set with the clock low, then a rising edge.
+    fn edge(uut: &mut DivergenceStack4x3) {
+        uut.clock.next = Clock::from(false);
+        settle(uut);
+        uut.clock.next = Clock::from(true);
+        settle(uut);
+        uut.reset.next = false;
+        uut.init.next = false;
+        uut.branch.next = false;
+        uut.advance.next = false;
+        uut.clock.next = Clock::from(false);
+        settle(uut);
+    }
+
+    #[test]
+    fn synthesizes() {
+        let mut uut = DivergenceStack4x3::default();
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        yosys_validate("divergence_stack_4x3", &vlog).unwrap();
+        let mut uut = DivergenceStack32::default();
+        uut.connect_all();
+        yosys_validate("divergence_stack", &generate_verilog(&uut)).unwrap();
+    }
+
+    #[test]
+    fn if_else_reconverges() {
+        let mut uut = DivergenceStack4x3::default();
+        uut.connect_all();
+        uut.reset.next = true;
+        edge(&mut uut);
+        assert_eq!(uut.depth.val(), Bits::<2>::from(0));
+        // A: all four threads at 0x10.
+        uut.init.next = true;
+        uut.init_mask.next = 0b1111.into();
+        uut.init_pc.next = 0x10.into();
+        edge(&mut uut);
+        // Threads 0,1 take the branch to B (0x20), 2,3 fall through to C (0x30); D = 0x40.
+        uut.branch.next = true;
+        uut.taken_mask.next = 0b0011.into();
+        uut.taken_pc.next = 0x20.into();
+        uut.not_taken_pc.next = 0x30.into();
+        uut.reconv_pc.next = 0x40.into();
+        edge(&mut uut);
+        assert_eq!(uut.pc.val(), Bits::<8>::from(0x20));
+        assert_eq!(uut.mask.val(), Bits::<4>::from(0b0011));
+        assert_eq!(uut.depth.val(), Bits::<2>::from(3));
+        // B ends: next PC is D, the TOS pops to C.
+        uut.advance.next = true;
+        uut.next_pc.next = 0x40.into();
+        edge(&mut uut);
+        assert_eq!(uut.pc.val(), Bits::<8>::from(0x30));
+        assert_eq!(uut.mask.val(), Bits::<4>::from(0b1100));
+        // C ends: pops to the join entry, full mask at D.
+        uut.advance.next = true;
+        uut.next_pc.next = 0x40.into();
+        edge(&mut uut);
+        assert_eq!(uut.pc.val(), Bits::<8>::from(0x40));
+        assert_eq!(uut.mask.val(), Bits::<4>::from(0b1111));
+        assert_eq!(uut.depth.val(), Bits::<2>::from(1));
+        assert!(!uut.overflow.val());
+    }
+}

@@ -1,0 +1,210 @@
+//! Divergence stack model (SPEC §2.4; `lwm-two-level-scheduling.txt` §2.3,
+//! `capri-compaction-adequacy.txt` §2.1). The top entry is the warp: its `pc` and
+//! `mask` are the warp's current PC and active mask.
+//!
+//! Cycle semantics: `outputs()` is what the stack shows this cycle; `clock()` applies
+//! a rising edge with this cycle's inputs (priority reset > init > branch > advance).
+
+/// One stack entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Entry {
+    /// Reconvergence PC: the entry pops when its `pc` reaches this.
+    pub rpc: u64,
+    /// Active mask (bit `c` = lane `c`).
+    pub mask: u64,
+    /// Execute PC.
+    pub pc: u64,
+}
+
+/// Inputs of one cycle (the RTL's ports).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inputs {
+    pub reset: bool,
+    pub init: bool,
+    pub init_mask: u64,
+    pub init_pc: u64,
+    pub branch: bool,
+    pub taken_mask: u64,
+    pub taken_pc: u64,
+    pub not_taken_pc: u64,
+    pub reconv_pc: u64,
+    pub advance: bool,
+    pub next_pc: u64,
+}
+
+/// What the stack shows in one cycle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    pub pc: u64,
+    pub mask: u64,
+    pub rpc: u64,
+    pub depth: usize,
+    pub overflow: bool,
+}
+
+/// What a branch did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BranchOutcome {
+    /// All active threads went one way: only the PC changed.
+    Uniform,
+    /// Pushed the not-taken and taken entries.
+    Diverged,
+    /// Diverged but fewer than two entries were free: nothing changed but `overflow`.
+    Overflow,
+}
+
+#[derive(Clone, Debug)]
+pub struct DivergenceStack {
+    lanes: usize,
+    depth: usize,
+    entries: Vec<Entry>,
+    overflow: bool,
+}
+
+impl DivergenceStack {
+    pub fn new(lanes: usize, depth: usize) -> Self {
+        assert!((1..=64).contains(&lanes), "1..=64 lanes");
+        assert!(depth >= 1, "at least the base entry");
+        DivergenceStack {
+            lanes,
+            depth,
+            entries: vec![],
+            overflow: false,
+        }
+    }
+
+    fn lane_bits(&self) -> u64 {
+        if self.lanes == 64 {
+            u64::MAX
+        } else {
+            (1 << self.lanes) - 1
+        }
+    }
+
+    pub fn outputs(&self) -> Outputs {
+        let top = self.entries.last().copied().unwrap_or_default();
+        Outputs {
+            pc: top.pc,
+            mask: top.mask,
+            rpc: top.rpc,
+            depth: self.entries.len(),
+            overflow: self.overflow,
+        }
+    }
+
+    /// The entries, base first.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Empties the stack and clears `overflow`.
+    pub fn reset(&mut self) {
+        self.entries.clear();
+        self.overflow = false;
+    }
+
+    /// Starts a warp: one base entry (rpc 0). `overflow` is kept.
+    pub fn init(&mut self, mask: u64, pc: u64) {
+        self.entries = vec![Entry {
+            rpc: 0,
+            mask: mask & self.lane_bits(),
+            pc,
+        }];
+    }
+
+    /// Pops while the top (other than the base) has reached its reconvergence PC.
+    fn pop_reconverged(&mut self) {
+        while self.entries.len() > 1 && {
+            let top = self.entries.last().unwrap();
+            top.pc == top.rpc
+        } {
+            self.entries.pop();
+        }
+    }
+
+    /// The warp moves to `next_pc`. Ignored on an empty stack.
+    pub fn advance(&mut self, next_pc: u64) {
+        if let Some(top) = self.entries.last_mut() {
+            top.pc = next_pc;
+            self.pop_reconverged();
+        }
+    }
+
+    /// The warp resolves a branch. `None` on an empty stack (ignored).
+    pub fn branch(
+        &mut self,
+        taken_mask: u64,
+        taken_pc: u64,
+        not_taken_pc: u64,
+        reconv_pc: u64,
+    ) -> Option<BranchOutcome> {
+        let top = *self.entries.last()?;
+        let taken = top.mask & taken_mask;
+        let not_taken = top.mask & !taken_mask;
+        let outcome = if taken != 0 && not_taken != 0 {
+            if self.entries.len() + 2 > self.depth {
+                self.overflow = true;
+                return Some(BranchOutcome::Overflow);
+            }
+            self.entries.last_mut().unwrap().pc = reconv_pc;
+            self.entries.push(Entry {
+                rpc: reconv_pc,
+                mask: not_taken,
+                pc: not_taken_pc,
+            });
+            self.entries.push(Entry {
+                rpc: reconv_pc,
+                mask: taken,
+                pc: taken_pc,
+            });
+            BranchOutcome::Diverged
+        } else {
+            self.entries.last_mut().unwrap().pc = if taken != 0 { taken_pc } else { not_taken_pc };
+            BranchOutcome::Uniform
+        };
+        self.pop_reconverged();
+        Some(outcome)
+    }
+
+    /// Rising edge with this cycle's inputs.
+    pub fn clock(&mut self, i: &Inputs) {
+        if i.reset {
+            self.reset();
+        } else if i.init {
+            self.init(i.init_mask, i.init_pc);
+        } else if i.branch {
+            self.branch(i.taken_mask, i.taken_pc, i.not_taken_pc, i.reconv_pc);
+        } else if i.advance {
+            self.advance(i.next_pc);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_without_else_pops_twice() {
+        let mut s = DivergenceStack::new(4, 8);
+        s.init(0b1111, 0x10);
+        // Threads 0,1 run the then-block at 0x20; the else side is the join 0x40 itself.
+        assert_eq!(
+            s.branch(0b0011, 0x20, 0x40, 0x40),
+            Some(BranchOutcome::Diverged)
+        );
+        assert_eq!(s.outputs().depth, 3);
+        s.advance(0x40);
+        // Taken pops, the not-taken entry already sits at its rpc and pops too.
+        assert_eq!(
+            s.outputs(),
+            Outputs {
+                pc: 0x40,
+                mask: 0b1111,
+                rpc: 0,
+                depth: 1,
+                overflow: false
+            }
+        );
+    }
+}

@@ -1,0 +1,274 @@
+//! Divergence stack bench: RTL vs model with the SPEC §2.4 contracts.
+//!
+//! Stimulus follows the protocol of a warp: `init` when the stack is empty (and rarely
+//! over a running warp), then branches whose taken masks are mostly subsets of the
+//! current mask and PC updates whose next PC often hits the top's reconvergence PC.
+//! PCs come from a small pool so that targets coincide with reconvergence PCs (empty
+//! then/else blocks, shared reconvergence points), with rare full-width PCs.
+use crate::bench::{contract, expect, settle, Bench, Mismatch};
+use crate::convert::small;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use weft_hdl::lib::divergence_stack::DivergenceStack;
+use weft_sim::lib::divergence_stack::{DivergenceStack as Model, Inputs, Outputs};
+
+pub struct DivergenceStackBench<
+    const LANES: usize,
+    const DEPTH: usize,
+    const PCW: usize,
+    const DW: usize,
+> {
+    pub uut: DivergenceStack<LANES, DEPTH, PCW, DW>,
+    pub model: Model,
+    pub inputs: Inputs,
+    /// Contract bookkeeping: the outputs seen last cycle and the inputs of last edge.
+    prev: Option<(Outputs, Inputs)>,
+    /// Mask seen when the stack was last at each depth (index = depth); entries deeper
+    /// than the current depth are forgotten.
+    seen_mask: Vec<Option<u64>>,
+}
+
+impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Default
+    for DivergenceStackBench<LANES, DEPTH, PCW, DW>
+{
+    fn default() -> Self {
+        let mut uut = DivergenceStack::default();
+        uut.connect_all();
+        DivergenceStackBench {
+            uut,
+            model: Model::new(LANES, DEPTH),
+            inputs: Inputs::default(),
+            prev: None,
+            seen_mask: vec![None; DEPTH + 1],
+        }
+    }
+}
+
+fn bits_mask(bits: usize) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
+impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize>
+    DivergenceStackBench<LANES, DEPTH, PCW, DW>
+{
+    /// Applies explicit inputs (directed tests use this instead of `drive`).
+    pub fn apply(&mut self, inputs: Inputs) {
+        let pc = |v: u64| Bits::<PCW>::from(v & bits_mask(PCW));
+        let lanes = |v: u64| Bits::<LANES>::from(v & bits_mask(LANES));
+        self.uut.reset.next = inputs.reset;
+        self.uut.init.next = inputs.init;
+        self.uut.init_mask.next = lanes(inputs.init_mask);
+        self.uut.init_pc.next = pc(inputs.init_pc);
+        self.uut.branch.next = inputs.branch;
+        self.uut.taken_mask.next = lanes(inputs.taken_mask);
+        self.uut.taken_pc.next = pc(inputs.taken_pc);
+        self.uut.not_taken_pc.next = pc(inputs.not_taken_pc);
+        self.uut.reconv_pc.next = pc(inputs.reconv_pc);
+        self.uut.advance.next = inputs.advance;
+        self.uut.next_pc.next = pc(inputs.next_pc);
+        // The model sees what the ports carry.
+        self.inputs = Inputs {
+            init_mask: inputs.init_mask & bits_mask(LANES),
+            init_pc: inputs.init_pc & bits_mask(PCW),
+            taken_mask: inputs.taken_mask & bits_mask(LANES),
+            taken_pc: inputs.taken_pc & bits_mask(PCW),
+            not_taken_pc: inputs.not_taken_pc & bits_mask(PCW),
+            reconv_pc: inputs.reconv_pc & bits_mask(PCW),
+            next_pc: inputs.next_pc & bits_mask(PCW),
+            ..inputs
+        };
+    }
+
+    /// One whole cycle with explicit inputs, as the runner would do it: drive, settle,
+    /// check, edge, settle, tick.
+    pub fn step(&mut self, inputs: Inputs) -> Result<(), Mismatch> {
+        self.set_clock(false);
+        self.apply(inputs);
+        settle(self.block_mut())?;
+        self.check()?;
+        self.set_clock(true);
+        settle(self.block_mut())?;
+        self.tick()
+    }
+
+    /// The RTL's outputs this cycle.
+    pub fn rtl_outputs(&self) -> Outputs {
+        Outputs {
+            pc: small(self.uut.pc.val()),
+            mask: small(self.uut.mask.val()),
+            rpc: small(self.uut.rpc.val()),
+            depth: small(self.uut.depth.val()) as usize,
+            overflow: self.uut.overflow.val(),
+        }
+    }
+
+    fn random_pc(rng: &mut ChaCha8Rng) -> u64 {
+        if rng.gen_ratio(1, 20) {
+            rng.gen::<u64>()
+        } else {
+            rng.gen_range(0..12u64) * 4
+        }
+    }
+
+    fn random_mask(rng: &mut ChaCha8Rng) -> u64 {
+        match rng.gen_range(0..5) {
+            0 => u64::MAX,
+            1 => 0,
+            _ => rng.gen::<u64>() | rng.gen::<u64>(),
+        }
+    }
+}
+
+impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Bench
+    for DivergenceStackBench<LANES, DEPTH, PCW, DW>
+{
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        let now = self.model.outputs();
+        let pc = Self::random_pc;
+        // Every field random (inactive inputs carry junk), then the protocol on top.
+        let mut i = Inputs {
+            reset: cycle == 0 || rng.gen_ratio(1, 400),
+            init: false,
+            init_mask: Self::random_mask(rng),
+            init_pc: pc(rng),
+            branch: false,
+            taken_mask: rng.gen(),
+            taken_pc: pc(rng),
+            not_taken_pc: pc(rng),
+            reconv_pc: pc(rng),
+            advance: false,
+            next_pc: pc(rng),
+        };
+        if now.depth == 0 {
+            i.init = rng.gen_bool(0.5);
+        } else {
+            match rng.gen_range(0..100) {
+                0..=3 => i.init = true,
+                4..=48 => {
+                    i.branch = true;
+                    // Mostly a subset of the active mask; sometimes junk outside it.
+                    if rng.gen_bool(0.8) {
+                        i.taken_mask &= now.mask;
+                    }
+                    match rng.gen_range(0..8) {
+                        0 => i.taken_pc = i.reconv_pc,
+                        1 => i.not_taken_pc = i.reconv_pc,
+                        2 if now.depth > 1 => i.reconv_pc = now.rpc,
+                        _ => {}
+                    }
+                    // Both branch and advance: branch must win.
+                    i.advance = rng.gen_ratio(1, 10);
+                }
+                49..=89 => {
+                    i.advance = true;
+                    if now.depth > 1 && rng.gen_bool(0.5) {
+                        i.next_pc = now.rpc;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.apply(i);
+    }
+
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let want = self.model.outputs();
+        let got = self.rtl_outputs();
+        expect("pc", want.pc, got.pc)?;
+        expect("mask", want.mask, got.mask)?;
+        expect("rpc", want.rpc, got.rpc)?;
+        expect("depth", want.depth, got.depth)?;
+        expect("overflow", want.overflow, got.overflow)?;
+        // Contracts on the RTL's own outputs.
+        contract("the stack never exceeds DEPTH", got.depth <= DEPTH, || {
+            format!("depth {} > {DEPTH}", got.depth)
+        })?;
+        contract(
+            "an empty stack shows nothing",
+            got.depth != 0 || (got.pc == 0 && got.mask == 0 && got.rpc == 0),
+            || format!("{got:?}"),
+        )?;
+        contract(
+            "the top never sits at its reconvergence PC",
+            got.depth <= 1 || got.pc != got.rpc,
+            || format!("pc {:#x} == rpc at depth {}", got.pc, got.depth),
+        )?;
+        if let Some((before, last)) = &self.prev {
+            let restarted = last.reset || last.init;
+            if !last.reset {
+                contract(
+                    "overflow is sticky until reset",
+                    !before.overflow || got.overflow,
+                    || "overflow cleared without reset".into(),
+                )?;
+            }
+            if !restarted {
+                contract(
+                    "at most two pushes per edge",
+                    got.depth <= before.depth + 2,
+                    || format!("depth {} -> {}", before.depth, got.depth),
+                )?;
+                let overflowing = last.branch
+                    && before.depth + 2 > DEPTH
+                    && before.mask & last.taken_mask != 0
+                    && before.mask & !last.taken_mask != 0;
+                if overflowing {
+                    contract(
+                        "an overflowing push changes nothing but the flag",
+                        got.overflow
+                            && got.pc == before.pc
+                            && got.mask == before.mask
+                            && got.rpc == before.rpc
+                            && got.depth == before.depth,
+                        || format!("before {before:?}, after {got:?}"),
+                    )?;
+                }
+                if got.depth > before.depth {
+                    contract(
+                        "a pushed path's mask is a subset of its parent's",
+                        got.mask & !before.mask == 0 && got.mask != 0,
+                        || format!("mask {:#x}, parent {:#x}", got.mask, before.mask),
+                    )?;
+                }
+                if got.depth < before.depth {
+                    if let Some(m) = self.seen_mask[got.depth] {
+                        contract(
+                            "popping back restores the mask the warp had at that depth",
+                            got.mask == m,
+                            || format!("mask {:#x}, was {m:#x}", got.mask),
+                        )?;
+                    }
+                }
+            }
+            if restarted {
+                self.seen_mask.iter_mut().for_each(|m| *m = None);
+            }
+        }
+        for m in self.seen_mask.iter_mut().skip(got.depth + 1) {
+            *m = None;
+        }
+        self.seen_mask[got.depth] = Some(got.mask);
+        self.prev = Some((got, self.inputs.clone()));
+        Ok(())
+    }
+
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        self.model.clock(&self.inputs);
+        Ok(())
+    }
+}
