@@ -4,7 +4,6 @@
 //! the Verilator lint gate.
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use rust_hdl::prelude::*;
 use weft_hdl::lib::divergence_stack::{DivergenceStack, DivergenceStack4, DivergenceStack4x3};
 use weft_hdl::presets::DivergenceStack32;
 use weft_sim::lib::divergence_stack::{Inputs, Outputs};
