@@ -24,3 +24,65 @@ pub type RoundRobinScheduler32 = TwoLevelScheduler<32, 32, 1, 5, 1, 5>;
 pub type DivergenceStack32 = DivergenceStack<32, 8, 32, 4>;
 /// `branch_buffers`: 256-thread large warps on 32 lanes (8 rows), 2 x 256 = 512 bits.
 pub type BranchBuffers32x8 = BranchBuffers<32, 8, 256, 3, 96>;
+
+// VGIW control (SPEC §5)
+/// `cvu_initiator`: 64-thread batches, 16-bit thread ids, two 80-bit batch buffers.
+pub type CvuInitiator64 = crate::vgiw::cvu_initiator::CvuInitiator;
+/// `cvu_terminator`: two targets x two 80-bit batches = 320 bits (VGIW §3.5).
+pub type CvuTerminator64 = crate::vgiw::cvu_terminator::CvuTerminator;
+/// `cvt`: the paper's table, 32 blocks x 1024 threads (16 words of 64) in 8 banks of
+/// 64 x 64 memory; BW 5, WW 4, AW 9, BKW 3, RB 6.
+pub type Cvt32x1024 = crate::vgiw::cvt::Cvt<32, 16, 8, 5, 4, 9, 3, 6>;
+/// `cvt_8x256`: 8 blocks x 256 threads (4 words) in 8 banks of 4 x 64.
+pub type Cvt8x256 = crate::vgiw::cvt::Cvt<8, 4, 8, 3, 2, 5, 3, 2>;
+/// `vgiw_control`: BBS + CVT + initiator + terminator at the paper's sizes: 32 blocks
+/// x 1024 threads, 8 banks, 32-bit configuration words, 34-cycle reconfiguration.
+pub type VgiwControl32x1024 =
+    crate::vgiw::vgiw_control::VgiwControl<32, 16, 8, 5, 4, 9, 3, 6, 32, 34>;
+/// `vgiw_control_8x256`: the same with 8 blocks x 256 threads.
+pub type VgiwControl8x256 = crate::vgiw::vgiw_control::VgiwControl<8, 4, 8, 3, 2, 5, 3, 2, 32, 34>;
+
+// CAPRI (SPEC §3)
+/// `adequacy_evaluator`: 8 warps x 32 lanes (SPEC §3.1).
+pub type AdequacyEvaluator8x32 = crate::capri::adequacy_evaluator::AdequacyEvaluator<8, 32, 256, 4>;
+/// `adequacy_evaluator_3x4`: 3 warps x 4 lanes (the paper's Figures 6-8).
+pub type AdequacyEvaluator3x4 = crate::capri::adequacy_evaluator::AdequacyEvaluator<3, 4, 12, 2>;
+/// `warp_compaction_unit`: 8 warps x 32 lanes (SPEC §3.2).
+pub type WarpCompactionUnit8x32 =
+    crate::capri::warp_compaction_unit::WarpCompactionUnit<8, 32, 256, 3, 96, 4>;
+/// `warp_compaction_unit_3x4`: 3 warps x 4 lanes (Figures 3, 6-7).
+pub type WarpCompactionUnit3x4 =
+    crate::capri::warp_compaction_unit::WarpCompactionUnit<3, 4, 12, 2, 8, 2>;
+/// `capt`: 32 entries, 1b-Latest (the paper's default, §4).
+pub type Capt32 = crate::capri::capt::Capt<32, 0, 1, 5>;
+/// `capt_8`: 8 entries, 1b-Latest: 272 bits + 24 LRU bits (§5.5).
+pub type Capt8 = crate::capri::capt::Capt<8, 0, 1, 3>;
+/// `capt_8_sticky`: 8 entries, 1b-Sticky.
+pub type Capt8Sticky = crate::capri::capt::Capt<8, 1, 1, 3>;
+/// `capt_8_counter2`: 8 entries, 2-bit saturating counters.
+pub type Capt8Counter2 = crate::capri::capt::Capt<8, 2, 2, 3>;
+/// `capri_decision`: stall/bypass decision, policy TBC / TBC+ / CAPRI / WPDOM (SPEC §3.4).
+pub type CapriDecisionLogic = crate::capri::capri_decision::CapriDecision;
+/// `tbc_stack`: CTA-wide stack, 8 warps x 32 lanes, 8 entries, 32-bit PCs (SPEC §3.5).
+pub type TbcStack8x32 = crate::capri::tbc_stack::TbcStack<8, 32, 256, 8, 4, 4>;
+/// `tbc_stack_3x4`: 3 warps x 4 lanes, 8 entries (Figures 6-7).
+pub type TbcStack3x4 = crate::capri::tbc_stack::TbcStack<3, 4, 12, 8, 4, 2>;
+
+// Diverge on miss (SPEC §4)
+/// `mdt`: one warp's Memory Divergence Table, M = 2 entries x (32-bit PC + 32 lanes).
+pub type Mdt32 = crate::dom::mdt::Mdt<32, 2, 32>;
+/// `mcb_entry`: 32 lanes, 32-bit byte addresses, 32-byte lines, 32-bit words.
+pub type McbEntry32 = crate::dom::mcb_entry::McbEntry<32, 32, 5, 32, 1024, 1024>;
+/// `slip_controller_1w` / `_2w` / `_4w` / `_16w`: per-core slip counters, 32 lanes,
+/// max-slip 8 after reset.
+pub type SlipController32x1 = crate::dom::slip_controller::SlipController<32, 1, 1, 8>;
+pub type SlipController32x2 = crate::dom::slip_controller::SlipController<32, 2, 1, 8>;
+pub type SlipController32x4 = crate::dom::slip_controller::SlipController<32, 4, 2, 8>;
+pub type SlipController32x16 = crate::dom::slip_controller::SlipController<32, 16, 4, 8>;
+/// `adaptive_diff`: 100 000-cycle period; ALU bound at <= 1 % idle, bandwidth bound at
+/// >= 50 % over share, latency bound at >= 25 % memory stall.
+pub type AdaptiveDiff100k = crate::dom::adaptive_diff::AdaptiveDiff<100000, 1000, 50000, 25000, 17>;
+/// `warp_memory_divergence`: one 32-lane warp, M = 2, 32-bit PCs and addresses,
+/// 32-byte lines, 32-bit words, max-slip 8 after reset.
+pub type WarpMemoryDivergence32 =
+    crate::dom::warp_memory_divergence::WarpMemoryDivergence<32, 2, 32, 32, 5, 32, 1024, 1024, 8>;

@@ -28,6 +28,9 @@ enum Command {
     Export {
         #[arg(long, default_value = "verilog_out")]
         out: PathBuf,
+        /// Skip the area table (no Yosys run).
+        #[arg(long)]
+        no_area: bool,
         presets: Vec<String>,
     },
     /// Yosys and Verilator lint of the exported files; non-zero exit on any finding.
@@ -118,7 +121,11 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Export { out, presets } => {
+        Command::Export {
+            out,
+            no_area,
+            presets,
+        } => {
             let list = select(&presets)?;
             let files = export::export(&list, &out)?;
             println!("exported {} presets to {}", files.len(), out.display());
@@ -127,6 +134,9 @@ fn dispatch(command: Command) -> Result<(), String> {
                     .map(|s| s.lines().count())
                     .unwrap_or(0);
                 println!("  {:<28} {} ({lines} lines)", p.name, f.display());
+            }
+            if no_area {
+                return Ok(());
             }
             match YOSYS.find() {
                 Ok(_) => {
@@ -281,6 +291,10 @@ fn cosimulate(
     let mut writer = VectorWriter::create(&vectors_path)
         .map_err(|e| format!("cannot create {}: {e}", vectors_path.display()))?;
     let mut bench = (p.bench)();
+    let clocked = weft_testbenches::bench::ports_and_values(bench.block())
+        .0
+        .iter()
+        .any(|port| port.input && port.name == "clock");
     let report = run(
         bench.as_mut(),
         cycles,
@@ -303,10 +317,13 @@ fn cosimulate(
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))
     };
     write("dut.v", export::exported(p))?;
-    write("tb.v", cosim::testbench(p.name, &ports, "vectors.txt"))?;
+    write(
+        "tb.v",
+        cosim::testbench(p.name, clocked, &ports, "vectors.txt"),
+    )?;
     write(
         "harness.cpp",
-        cosim::verilator_harness(&ports, "vectors.txt"),
+        cosim::verilator_harness(clocked, &ports, "vectors.txt"),
     )?;
     let mut failures = vec![];
     let rust_rate = report.cycles_per_second();

@@ -1,1 +1,6 @@
 //! VGIW control-flow coalescing (`vgiw-control-flow-coalescing.txt` §2–3; SPEC §5).
+pub mod bbs;
+pub mod cvt;
+pub mod cvu_initiator;
+pub mod cvu_terminator;
+pub mod vgiw_control;

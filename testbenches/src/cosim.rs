@@ -43,7 +43,7 @@ pub struct CosimReport {
 
 /// Writes the replay testbench for `top` with `ports` (vector-file order). The
 /// testbench's own names start with `weft_` so that no port name can clash with them.
-pub fn testbench(top: &str, ports: &[Port], vectors: &str) -> String {
+pub fn testbench(top: &str, clocked: bool, ports: &[Port], vectors: &str) -> String {
     let decl = |w: usize| {
         if w > 1 {
             format!("[{}:0] ", w - 1)
@@ -72,7 +72,11 @@ pub fn testbench(top: &str, ports: &[Port], vectors: &str) -> String {
         "  integer weft_fd, weft_got, weft_cycle, weft_mismatches, weft_done;"
     );
     let _ = writeln!(tb, "  reg [8*4096-1:0] weft_header;");
-    let conns: Vec<String> = std::iter::once(".clock(clock)".to_string())
+    // A combinational block has no clock port; the testbench clock then only paces
+    // the replay.
+    let clock_conn = clocked.then(|| ".clock(clock)".to_string());
+    let conns: Vec<String> = clock_conn
+        .into_iter()
         .chain(ports.iter().map(|p| format!(".{0}({0})", p.name)))
         .collect();
     let _ = writeln!(tb, "  {top} dut({});", conns.join(", "));
@@ -138,12 +142,13 @@ pub fn testbench(top: &str, ports: &[Port], vectors: &str) -> String {
 
 /// Writes the Verilator replay harness (C++): the same cycle order as the Verilog
 /// testbench, with the clock driven from C++ so no timing support is needed.
-pub fn verilator_harness(ports: &[Port], vectors: &str) -> String {
+pub fn verilator_harness(clocked: bool, ports: &[Port], vectors: &str) -> String {
     let mut h = String::new();
     let _ = writeln!(
         h,
         "// Replays vectors recorded from weft's Rust simulation under Verilator."
     );
+    let _ = writeln!(h, "#define WEFT_CLOCKED {}", u8::from(clocked));
     h.push_str(HARNESS_PRELUDE);
     let _ = writeln!(h, "static void apply(Vdut* top, char** tok) {{");
     for (i, p) in ports.iter().enumerate().filter(|(_, p)| p.input) {
@@ -175,6 +180,14 @@ const HARNESS_PRELUDE: &str = r#"#include "Vdut.h"
 #include <cstdint>
 #include <string>
 static unsigned long mismatches = 0;
+static void set_clock(Vdut* top, int level) {
+#if WEFT_CLOCKED
+    top->clock = level;
+#else
+    (void)top;
+    (void)level;
+#endif
+}
 template <class T> static void set_port(T& port, const char* s, int width) {
     uint64_t v = 0;
     for (int i = 0; i < width; i++) v = (v << 1) | (uint64_t)(s[i] == '1');
@@ -225,18 +238,18 @@ const HARNESS_MAIN: &str = r#"int main(int argc, char** argv) {
     static char line[1 << 20];
     char* tok[4096];
     unsigned long cycle = 0;
-    top->clock = 0;
+    set_clock(top, 0);
     top->eval();
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#') continue;
         int n = 0;
         for (char* t = strtok(line, " \n"); t && n < 4096; t = strtok(nullptr, " \n")) tok[n++] = t;
         if (n != PORTS) break;
-        top->clock = 0;
+        set_clock(top, 0);
         apply(top, tok);
         top->eval();
         compare(top, tok, cycle);
-        top->clock = 1;
+        set_clock(top, 1);
         top->eval();
         cycle++;
     }

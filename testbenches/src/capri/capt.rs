@@ -1,0 +1,129 @@
+//! CAPT bench (SPEC §3.3): RTL vs model (true LRU by touch time) on random inserts,
+//! updates and lookups over a PC pool a little larger than the table.
+use crate::bench::{contract, expect, Bench, Mismatch};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use weft_hdl::capri::capt::Capt;
+use weft_sim::capri::capt::{Capt as Model, History, Op};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CaptInputs {
+    pub reset: bool,
+    pub lookup_pc: u32,
+    pub op: u64,
+    pub op_pc: u32,
+    pub op_adequate: bool,
+}
+
+pub struct CaptBench<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usize> {
+    pub uut: Capt<ENTRIES, HISTORY, HW, AW>,
+    pub model: Model,
+    pub inputs: CaptInputs,
+    pool: Vec<u32>,
+}
+
+pub fn history_of(h: usize) -> History {
+    match h {
+        0 => History::Latest,
+        1 => History::Sticky,
+        _ => History::Counter2,
+    }
+}
+
+impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usize> Default
+    for CaptBench<ENTRIES, HISTORY, HW, AW>
+{
+    fn default() -> Self {
+        let mut uut = Capt::default();
+        uut.connect_all();
+        // Branch PCs: word-aligned, high bits set so the full tag width is compared.
+        let pool = (0..ENTRIES as u32 + 4)
+            .map(|i| 0x8000_0000 ^ (i.wrapping_mul(0x9e37_79b9) & !3))
+            .collect();
+        CaptBench {
+            uut,
+            model: Model::new(ENTRIES, history_of(HISTORY)),
+            inputs: CaptInputs::default(),
+            pool,
+        }
+    }
+}
+
+impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usize>
+    CaptBench<ENTRIES, HISTORY, HW, AW>
+{
+    pub fn apply(&mut self, i: CaptInputs) {
+        self.uut.reset.next = i.reset;
+        self.uut.lookup_pc.next = (i.lookup_pc as u64).into();
+        self.uut.op.next = i.op.into();
+        self.uut.op_pc.next = (i.op_pc as u64).into();
+        self.uut.op_adequate.next = i.op_adequate;
+        self.inputs = i;
+    }
+
+    fn pc(&self, rng: &mut ChaCha8Rng) -> u32 {
+        if rng.gen_ratio(1, 20) {
+            rng.gen()
+        } else {
+            self.pool[rng.gen_range(0..self.pool.len())]
+        }
+    }
+}
+
+impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usize> Bench
+    for CaptBench<ENTRIES, HISTORY, HW, AW>
+{
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        let lookup_pc = self.pc(rng);
+        let op_pc = self.pc(rng);
+        self.apply(CaptInputs {
+            reset: cycle == 0 || rng.gen_ratio(1, 2000),
+            lookup_pc,
+            op: rng.gen_range(0..4),
+            op_pc,
+            op_adequate: rng.gen_bool(0.4),
+        });
+    }
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let (hit, predict) = self.model.lookup(self.inputs.lookup_pc);
+        expect("hit", hit, self.uut.hit.val())?;
+        expect("predict_adequate", predict, self.uut.predict_adequate.val())?;
+        contract("no prediction without a hit", hit || !predict, || {
+            "predict on a miss".into()
+        })
+    }
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        let i = self.inputs;
+        let op = match i.op {
+            1 => Op::Insert,
+            2 => Op::Update(i.op_adequate),
+            _ => Op::None,
+        };
+        self.model.clock(i.reset, op, i.op_pc);
+        let valid: Vec<u32> = self
+            .model
+            .entries
+            .iter()
+            .filter(|e| e.valid)
+            .map(|e| e.tag)
+            .collect();
+        for (k, t) in valid.iter().enumerate() {
+            contract(
+                "no two valid entries with the same tag",
+                !valid[k + 1..].contains(t),
+                || format!("tag {t:#x} twice"),
+            )?;
+        }
+        Ok(())
+    }
+}

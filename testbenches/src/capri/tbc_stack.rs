@@ -1,0 +1,385 @@
+//! TBC CTA-wide stack bench (SPEC §3.5): a CTA driver forms the warps of each TOS
+//! (static warps, and the WCU's compaction of the waiting warps), sends their branch
+//! or reconvergence events in random order with random stall/bypass choices, and now
+//! and then an illegal event; RTL vs model every cycle, `WCnt` contracts.
+use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::convert::{bits_from_rows, rows_from_bits, small};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use weft_hdl::capri::tbc_stack::TbcStack;
+use weft_sim::capri::tbc_stack::{Event, TbcStack as Model};
+use weft_sim::lib::column_compactor::{clear, pick};
+
+/// One warp of the current TOS: its threads at their home rows, and whether it may
+/// bypass (it is one source warp's threads, shared with no other warp of this TOS).
+#[derive(Clone, Debug)]
+pub struct CtaWarp {
+    pub rows: Vec<u64>,
+    pub may_bypass: bool,
+}
+
+/// The warps a TOS runs: static warps for the rows outside `umask` (or all rows at
+/// launch), compacted warps (the column compactor) for the rows in it.
+pub fn form_warps(mask: &[u64], umask: u64, lanes: usize, all_static: bool) -> Vec<CtaWarp> {
+    let n = mask.len();
+    let mut out = vec![];
+    let mut held = vec![0; n];
+    for (w, &m) in mask.iter().enumerate() {
+        if m == 0 {
+            continue;
+        }
+        if all_static || umask >> w & 1 == 0 {
+            let mut rows = vec![0; n];
+            rows[w] = m;
+            out.push(CtaWarp {
+                rows,
+                may_bypass: true,
+            });
+        } else {
+            held[w] = m;
+        }
+    }
+    loop {
+        let g = pick(&held, lanes, |_| true);
+        if g.lanes == 0 {
+            break;
+        }
+        let mut rows = vec![0; n];
+        for c in 0..lanes {
+            if g.lanes >> c & 1 == 1 {
+                rows[g.rows[c]] |= 1 << c;
+            }
+        }
+        clear(&mut held, &g);
+        out.push(CtaWarp {
+            rows,
+            may_bypass: true,
+        });
+    }
+    for i in 0..out.len() {
+        let mine: Vec<bool> = out[i].rows.iter().map(|&r| r != 0).collect();
+        // A bypassing warp keeps its static warp: one source warp, not shared.
+        out[i].may_bypass = mine.iter().filter(|&&m| m).count() == 1
+            && !out
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != i && o.rows.iter().zip(&mine).any(|(&r, &m)| m && r != 0));
+    }
+    out
+}
+
+#[derive(Clone, Debug)]
+pub struct StackInputs {
+    pub reset: bool,
+    pub event: Event,
+}
+
+pub struct TbcStackBench<
+    const WARPS: usize,
+    const LANES: usize,
+    const N: usize,
+    const DEPTH: usize,
+    const DW: usize,
+    const CW: usize,
+> {
+    pub uut: TbcStack<WARPS, LANES, N, DEPTH, DW, CW>,
+    pub model: Model,
+    pub inputs: StackInputs,
+    /// Warps of the TOS that have not sent their event yet.
+    todo: Vec<CtaWarp>,
+    /// The TOS's warps end with a branch (else a reconvergence).
+    branching: bool,
+    style: u8,
+    pcs: (u32, u32, u32),
+    /// An illegal event was sent since the last reset: `error`/`overflow` may be set.
+    illegal: bool,
+    /// The TOS changed on the last edge: plan its warps (`Some(all static)`).
+    replan: Option<bool>,
+    /// The warps just formed and the TOS `WCnt` they must match.
+    formed: Option<(usize, usize)>,
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const DEPTH: usize,
+        const DW: usize,
+        const CW: usize,
+    > Default for TbcStackBench<WARPS, LANES, N, DEPTH, DW, CW>
+{
+    fn default() -> Self {
+        let mut uut = TbcStack::default();
+        uut.connect_all();
+        TbcStackBench {
+            uut,
+            model: Model::new(WARPS, LANES, DEPTH),
+            inputs: StackInputs {
+                reset: false,
+                event: Event::None,
+            },
+            todo: vec![],
+            branching: true,
+            style: 0,
+            pcs: (0, 0, 0),
+            illegal: false,
+            replan: None,
+            formed: None,
+        }
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const DEPTH: usize,
+        const DW: usize,
+        const CW: usize,
+    > TbcStackBench<WARPS, LANES, N, DEPTH, DW, CW>
+{
+    pub fn apply(&mut self, i: StackInputs) {
+        self.uut.reset.next = i.reset;
+        let zero = vec![0u64; WARPS];
+        let (op, tk, nt, tpc, npc, rpc, stall) = match &i.event {
+            Event::None => (0u64, &zero, &zero, 0, 0, 0, false),
+            Event::Launch { mask, pc, rpc } => (1, mask, &zero, *pc, 0, *rpc, false),
+            Event::Branch {
+                stall,
+                taken,
+                not_taken,
+                taken_pc,
+                not_taken_pc,
+                rpc,
+            } => (2, taken, not_taken, *taken_pc, *not_taken_pc, *rpc, *stall),
+            Event::Reconverge => (3, &zero, &zero, 0, 0, 0, false),
+        };
+        self.uut.op.next = op.into();
+        self.uut.taken.next = bits_from_rows(tk, LANES);
+        self.uut.not_taken.next = bits_from_rows(nt, LANES);
+        self.uut.taken_pc.next = (tpc as u64).into();
+        self.uut.not_taken_pc.next = (npc as u64).into();
+        self.uut.rpc.next = (rpc as u64).into();
+        self.uut.stall.next = stall;
+        self.inputs = i;
+    }
+
+    /// Starts a new TOS visit: its warps and what they will do.
+    fn plan(&mut self, rng: &mut ChaCha8Rng, all_static: bool) {
+        let Some(t) = self.model.tos() else {
+            self.todo.clear();
+            return;
+        };
+        self.todo = form_warps(&t.mask, t.umask, LANES, all_static);
+        let depth = self.model.entries.len();
+        self.branching = if depth + 2 > DEPTH {
+            rng.gen_ratio(1, 10)
+        } else if depth == 1 {
+            rng.gen_ratio(4, 5)
+        } else {
+            rng.gen_ratio(1, 2)
+        };
+        self.style = rng.gen_range(0..5);
+        self.pcs = (rng.gen(), rng.gen(), rng.gen());
+    }
+
+    fn branch_of(&self, w: &CtaWarp, rng: &mut ChaCha8Rng, stall: bool) -> Event {
+        let mut taken = vec![0; WARPS];
+        let mut not_taken = vec![0; WARPS];
+        for (r, &m) in w.rows.iter().enumerate() {
+            let t = match self.style {
+                0 => m,
+                1 => 0,
+                2 => m & rng.gen::<u64>(),
+                3 => m & 1, // `tx == 0`: lane 0 taken in every warp
+                _ => {
+                    if rng.gen_bool(0.5) {
+                        m
+                    } else {
+                        0
+                    }
+                }
+            };
+            taken[r] = t;
+            not_taken[r] = m & !t;
+        }
+        Event::Branch {
+            stall,
+            taken,
+            not_taken,
+            taken_pc: self.pcs.0,
+            not_taken_pc: self.pcs.1,
+            rpc: self.pcs.2,
+        }
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const DEPTH: usize,
+        const DW: usize,
+        const CW: usize,
+    > Bench for TbcStackBench<WARPS, LANES, N, DEPTH, DW, CW>
+{
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        self.formed = None;
+        if let Some(all_static) = self.replan.take() {
+            self.plan(rng, all_static);
+            if !all_static && !self.illegal {
+                let wcnt = self.model.tos().map_or(0, |t| t.wcnt);
+                self.formed = Some((self.todo.len(), wcnt));
+            }
+        }
+        let reset = cycle == 0 || rng.gen_ratio(1, 3000);
+        // After an illegal event the driver's view is stale: relaunch soon.
+        let event = if self.model.tos().is_none() || self.illegal && rng.gen_ratio(1, 4) {
+            let bits = crate::capri::adequacy_evaluator::lane_mask(LANES);
+            let mut mask: Vec<u64> = (0..WARPS)
+                .map(|_| match rng.gen_range(0..4) {
+                    0 => rng.gen::<u64>() & bits,
+                    1 => 0,
+                    _ => bits,
+                })
+                .collect();
+            mask[rng.gen_range(0..WARPS)] |= 1;
+            Event::Launch {
+                mask,
+                pc: rng.gen(),
+                rpc: rng.gen(),
+            }
+        } else if rng.gen_ratio(1, 3) {
+            Event::None
+        } else if rng.gen_ratio(1, 400) {
+            // Illegal on purpose: a reconvergence while a branch is pending, or an
+            // event after every warp has arrived (`WCnt` would underflow).
+            if self.model.pend.is_some() || self.todo.is_empty() {
+                Event::Reconverge
+            } else {
+                Event::None
+            }
+        } else if let Some(k) = (!self.todo.is_empty()).then(|| rng.gen_range(0..self.todo.len())) {
+            let w = self.todo[k].clone();
+            if self.branching {
+                let stall = !w.may_bypass || rng.gen_bool(0.5);
+                self.branch_of(&w, rng, stall)
+            } else {
+                Event::Reconverge
+            }
+        } else {
+            Event::None
+        };
+        self.apply(StackInputs { reset, event });
+    }
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let m = &self.model;
+        let t = m.tos();
+        expect("valid", t.is_some(), self.uut.valid.val())?;
+        expect("depth", m.entries.len() as u64, small(self.uut.depth.val()))?;
+        expect(
+            "tos_pc",
+            t.map_or(0, |t| t.pc) as u64,
+            small(self.uut.tos_pc.val()),
+        )?;
+        expect(
+            "tos_rpc",
+            t.map_or(0, |t| t.rpc) as u64,
+            small(self.uut.tos_rpc.val()),
+        )?;
+        expect(
+            "tos_mask",
+            t.map_or(vec![0; WARPS], |t| t.mask.clone()),
+            rows_from_bits(self.uut.tos_mask.val(), LANES),
+        )?;
+        expect(
+            "tos_umask",
+            t.map_or(0, |t| t.umask),
+            small(self.uut.tos_umask.val()),
+        )?;
+        expect(
+            "tos_wcnt",
+            t.map_or(0, |t| t.wcnt) as u64,
+            small(self.uut.tos_wcnt.val()),
+        )?;
+        expect("pending", m.pend.is_some(), self.uut.pending.val())?;
+        expect("changed", m.changed, self.uut.changed.val())?;
+        expect("wcu_useful", m.wcu_useful, self.uut.wcu_useful.val())?;
+        expect("overflow", m.overflow, self.uut.overflow.val())?;
+        expect("error", m.error, self.uut.error.val())?;
+        if let Some((formed, wcnt)) = self.formed {
+            contract(
+                "the new TOS's WCnt counts its warps (bypassed + compacted)",
+                formed == wcnt,
+                || format!("{formed} warps formed, WCnt {wcnt}"),
+            )?;
+        }
+        contract(
+            "no error or overflow from legal events",
+            self.illegal || !(m.error || m.overflow),
+            || "flag set".into(),
+        )
+    }
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        let i = self.inputs.clone();
+        let legal_kind = match &i.event {
+            Event::Branch { .. } => self.branching,
+            Event::Reconverge => !self.branching,
+            _ => true,
+        };
+        let counted = matches!(i.event, Event::Branch { .. } | Event::Reconverge);
+        if !i.reset && counted {
+            let wcnt = self.model.tos().map_or(0, |t| t.wcnt);
+            let is_legal = legal_kind
+                && !self.todo.is_empty()
+                && wcnt > 0
+                && !(matches!(i.event, Event::Reconverge) && self.model.pend.is_some());
+            if !is_legal
+                || (matches!(i.event, Event::Branch { .. })
+                    && self.model.pend.is_none()
+                    && self.model.entries.len() + 2 > DEPTH)
+            {
+                self.illegal = true;
+            } else {
+                contract("WCnt never underflows", wcnt >= 1, || {
+                    "event at WCnt 0".into()
+                })?;
+            }
+        }
+        self.model.clock(i.reset, &i.event);
+        if i.reset {
+            self.illegal = false;
+            self.todo.clear();
+            self.replan = None;
+        } else if matches!(i.event, Event::Launch { .. }) {
+            // `error` and `overflow` are sticky until reset: `illegal` stays.
+            self.replan = Some(true);
+        } else if self.model.changed {
+            self.replan = Some(false);
+        } else if counted && !self.illegal {
+            // One warp arrived.
+            if let Event::Branch {
+                taken, not_taken, ..
+            } = &i.event
+            {
+                let rows: Vec<u64> = taken.iter().zip(not_taken).map(|(a, b)| a | b).collect();
+                if let Some(k) = self.todo.iter().position(|w| w.rows == rows) {
+                    self.todo.swap_remove(k);
+                }
+            } else {
+                self.todo.pop();
+            }
+        }
+        Ok(())
+    }
+}

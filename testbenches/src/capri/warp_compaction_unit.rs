@@ -1,0 +1,212 @@
+//! WCU bench (SPEC §3.2): RTL vs model; conservation, lanes kept, bypassed warps
+//! never compacted, the warp count equals the evaluator's `min_warps`.
+use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::capri::adequacy_evaluator::random_cta_mask;
+use crate::convert::{bits_from_rows, fields_from_bits, small};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use weft_hdl::capri::warp_compaction_unit::WarpCompactionUnit;
+use weft_sim::capri::adequacy_evaluator::evaluate;
+use weft_sim::capri::warp_compaction_unit::WarpCompactionUnit as Model;
+
+#[derive(Clone, Debug, Default)]
+pub struct WcuInputs {
+    pub reset: bool,
+    pub load: bool,
+    pub mask: Vec<u64>,
+    pub umask: u64,
+}
+
+pub struct WarpCompactionUnitBench<
+    const WARPS: usize,
+    const LANES: usize,
+    const N: usize,
+    const RW: usize,
+    const GW: usize,
+    const CW: usize,
+> {
+    pub uut: WarpCompactionUnit<WARPS, LANES, N, RW, GW, CW>,
+    pub model: Model,
+    pub inputs: WcuInputs,
+    loaded: Vec<u64>,
+    umask: u64,
+    covered: Vec<u64>,
+    emitted: usize,
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const RW: usize,
+        const GW: usize,
+        const CW: usize,
+    > Default for WarpCompactionUnitBench<WARPS, LANES, N, RW, GW, CW>
+{
+    fn default() -> Self {
+        let mut uut = WarpCompactionUnit::default();
+        uut.connect_all();
+        WarpCompactionUnitBench {
+            uut,
+            model: Model::new(WARPS, LANES),
+            inputs: WcuInputs {
+                mask: vec![0; WARPS],
+                ..Default::default()
+            },
+            loaded: vec![0; WARPS],
+            umask: 0,
+            covered: vec![0; WARPS],
+            emitted: 0,
+        }
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const RW: usize,
+        const GW: usize,
+        const CW: usize,
+    > WarpCompactionUnitBench<WARPS, LANES, N, RW, GW, CW>
+{
+    pub fn apply(&mut self, i: WcuInputs) {
+        self.uut.reset.next = i.reset;
+        self.uut.load.next = i.load;
+        self.uut.cta_mask.next = bits_from_rows(&i.mask, LANES);
+        self.uut.umask.next = i.umask.into();
+        self.inputs = i;
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const RW: usize,
+        const GW: usize,
+        const CW: usize,
+    > Bench for WarpCompactionUnitBench<WARPS, LANES, N, RW, GW, CW>
+{
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        let busy = self.model.outputs().valid;
+        let all = if WARPS == 64 {
+            u64::MAX
+        } else {
+            (1 << WARPS) - 1
+        };
+        let umask = match rng.gen_range(0..3) {
+            0 => all,
+            _ => rng.gen::<u64>() & all,
+        };
+        self.apply(WcuInputs {
+            reset: cycle == 0 || rng.gen_ratio(1, 500),
+            load: rng.gen_ratio(if busy { 3 } else { 30 }, 100),
+            mask: random_cta_mask(rng, WARPS, LANES),
+            umask,
+        });
+    }
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let want = self.model.outputs();
+        let got_mask = small(self.uut.warp_mask.val());
+        let got_src = fields_from_bits(self.uut.warp_src.val(), RW);
+        expect("warp_valid", want.valid, self.uut.warp_valid.val())?;
+        expect("warp_mask", want.group.lanes, got_mask)?;
+        expect("warp_src", &want.group.rows, &got_src)?;
+        expect("warp_last", want.last, self.uut.warp_last.val())?;
+        expect(
+            "warps_needed",
+            want.warps_needed as u64,
+            small(self.uut.warps_needed.val()),
+        )?;
+        expect(
+            "waiting_warps",
+            want.waiting_warps as u64,
+            small(self.uut.waiting_warps.val()),
+        )?;
+        expect("saves_warps", want.saves_warps, self.uut.saves_warps.val())?;
+        if self.uut.warp_valid.val() {
+            for (c, &w) in got_src.iter().enumerate() {
+                if got_mask >> c & 1 == 1 {
+                    contract(
+                        "a bypassed warp is never compacted",
+                        self.umask >> w & 1 == 1,
+                        || format!("lane {c} from warp {w}, umask {:b}", self.umask),
+                    )?;
+                    contract(
+                        "a compacted thread was loaded, in its own lane",
+                        self.loaded[w] >> c & 1 == 1,
+                        || format!("warp {w} lane {c}"),
+                    )?;
+                    contract(
+                        "no thread compacted twice",
+                        self.covered[w] >> c & 1 == 0,
+                        || format!("warp {w} lane {c}"),
+                    )?;
+                } else {
+                    contract("inactive lanes carry warp 0", w == 0, || {
+                        format!("lane {c}")
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        let i = self.inputs.clone();
+        let out = self.model.outputs();
+        if i.reset {
+            self.loaded = vec![0; WARPS];
+            self.covered = vec![0; WARPS];
+            self.umask = 0;
+            self.emitted = 0;
+        } else if i.load {
+            let bits = crate::capri::adequacy_evaluator::lane_mask(LANES);
+            self.loaded = i.mask.iter().map(|&m| m & bits).collect();
+            self.umask = i.umask;
+            self.covered = vec![0; WARPS];
+            self.emitted = 0;
+        } else if out.valid {
+            for c in 0..LANES {
+                if out.group.lanes >> c & 1 == 1 {
+                    self.covered[out.group.rows[c]] |= 1 << c;
+                }
+            }
+            self.emitted += 1;
+            if out.last {
+                let waiting: Vec<u64> = (0..WARPS)
+                    .map(|w| {
+                        if self.umask >> w & 1 == 1 {
+                            self.loaded[w]
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let e = evaluate(&waiting, LANES);
+                contract(
+                    "compacted warps == evaluator min_warps of the waiting warps",
+                    self.emitted == e.min_warps && out.warps_needed == e.min_warps,
+                    || format!("{} emitted, min_warps {}", self.emitted, e.min_warps),
+                )?;
+                contract(
+                    "every waiting thread compacted exactly once",
+                    self.covered == waiting,
+                    || format!("{:x?} vs {:x?}", self.covered, waiting),
+                )?;
+            }
+        }
+        self.model.clock(i.reset, i.load, &i.mask, i.umask);
+        Ok(())
+    }
+}

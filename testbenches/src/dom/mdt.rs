@@ -1,0 +1,147 @@
+//! MDT bench: RTL vs model, with the table's contracts.
+use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::convert::small;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use weft_hdl::dom::mdt::Mdt;
+use weft_sim::dom::mdt::Mdt as Model;
+use weft_sim::dom::ones;
+
+#[derive(Clone, Debug, Default)]
+pub struct MdtInputs {
+    pub reset: bool,
+    pub access: bool,
+    pub pc: u64,
+    pub miss: u64,
+    pub forbid: bool,
+    pub release: u64,
+}
+
+pub struct MdtBench<const LANES: usize, const M: usize, const PCW: usize> {
+    pub uut: Mdt<LANES, M, PCW>,
+    pub model: Model,
+    pub inputs: MdtInputs,
+}
+
+impl<const LANES: usize, const M: usize, const PCW: usize> Default for MdtBench<LANES, M, PCW> {
+    fn default() -> Self {
+        let mut uut = Mdt::default();
+        uut.connect_all();
+        MdtBench {
+            uut,
+            model: Model::new(M),
+            inputs: MdtInputs::default(),
+        }
+    }
+}
+
+impl<const LANES: usize, const M: usize, const PCW: usize> MdtBench<LANES, M, PCW> {
+    pub fn apply(&mut self, i: MdtInputs) {
+        self.uut.reset.next = i.reset;
+        self.uut.access.next = i.access;
+        self.uut.pc.next = i.pc.into();
+        self.uut.miss_mask.next = i.miss.into();
+        self.uut.forbid.next = i.forbid;
+        self.uut.release_mask.next = i.release.into();
+        self.inputs = i;
+    }
+}
+
+fn onehot(k: Option<usize>) -> u64 {
+    k.map_or(0, |k| 1 << k)
+}
+
+impl<const LANES: usize, const M: usize, const PCW: usize> Bench for MdtBench<LANES, M, PCW> {
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        let lanes = ones(LANES);
+        // A few PCs so that merges happen; misses never overlap waiting threads (a
+        // thread waits on one op), except rarely, to exercise the plain bit rules.
+        let waiting = self.model.waiting();
+        let mut miss = rng.gen::<u64>() & lanes;
+        if !rng.gen_ratio(1, 20) {
+            miss &= !waiting;
+        }
+        let release = if rng.gen_bool(0.3) {
+            waiting & rng.gen::<u64>()
+        } else {
+            0
+        };
+        self.apply(MdtInputs {
+            reset: cycle == 0 || rng.gen_ratio(1, 1000),
+            access: rng.gen_bool(0.5),
+            pc: rng.gen_range(0..4u64.min(1 << PCW.min(8))) * 4 % (1 << PCW.min(62)),
+            miss,
+            forbid: rng.gen_ratio(1, 6),
+            release,
+        });
+    }
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let i = &self.inputs;
+        let d = self.model.decide(i.access, i.pc, i.miss, i.forbid);
+        expect("matched", d.match_entry.is_some(), self.uut.matched.val())?;
+        expect(
+            "match_entry",
+            onehot(d.match_entry),
+            small(self.uut.match_entry.val()),
+        )?;
+        expect("match_mask", d.match_mask, small(self.uut.match_mask.val()))?;
+        expect("accept", d.accept, self.uut.accept.val())?;
+        expect("refuse", d.refuse, self.uut.refuse.val())?;
+        expect("target", onehot(d.target), small(self.uut.target.val()))?;
+        expect(
+            "waiting",
+            self.model.waiting(),
+            small(self.uut.waiting.val()),
+        )?;
+        expect("valid", self.model.valid(), small(self.uut.valid.val()))?;
+        expect("full", self.model.full(), self.uut.full.val())?;
+        contract(
+            "refused when forbidden",
+            !(i.forbid && self.uut.accept.val()),
+            || "accepted a forbidden access".into(),
+        )?;
+        contract(
+            "a PC is held by at most one entry",
+            (0..M).all(|a| {
+                (0..M).all(|b| {
+                    a == b
+                        || self.model.masks[a] == 0
+                        || self.model.masks[b] == 0
+                        || self.model.pcs[a] != self.model.pcs[b]
+                })
+            }),
+            || format!("pcs {:x?} masks {:x?}", self.model.pcs, self.model.masks),
+        )?;
+        contract(
+            "refuse only when the PC is absent and the table full, or forbidden",
+            !self.uut.refuse.val() || i.forbid || (d.match_entry.is_none() && self.model.full()),
+            || "refused with room".into(),
+        )
+    }
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        let i = self.inputs.clone();
+        let before = self.model.waiting();
+        let d = self.model.decide(i.access, i.pc, i.miss, i.forbid);
+        self.model
+            .clock(i.reset, i.access, i.pc, i.miss, i.forbid, i.release);
+        if !i.reset {
+            let want = (before & !i.release) | if d.accept { i.miss } else { 0 };
+            contract(
+                "no thread lost or invented",
+                self.model.waiting() == want,
+                || format!("waiting {:x}, expected {want:x}", self.model.waiting()),
+            )?;
+        }
+        Ok(())
+    }
+}

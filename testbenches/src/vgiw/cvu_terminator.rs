@@ -1,0 +1,179 @@
+//! CVU terminator bench: RTL vs model, with the SPEC §5 contracts: every finished
+//! thread leaves in exactly one batch of its target (none lost, none duplicated),
+//! batches are 64-aligned windows, and a flush drains every open batch.
+use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::convert::small;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use std::collections::BTreeSet;
+use weft_hdl::vgiw::cvu_terminator::CvuTerminator;
+use weft_sim::vgiw::cvu_terminator::{CvuTerminator as Model, Finished};
+
+/// Inputs of one cycle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TerminatorInputs {
+    pub reset: bool,
+    pub in_valid: bool,
+    pub id: u16,
+    pub taken: bool,
+    pub flush: bool,
+    pub out_ready: bool,
+}
+
+pub struct CvuTerminatorBench {
+    pub uut: CvuTerminator,
+    pub model: Model,
+    pub inputs: TerminatorInputs,
+    /// Percent of cycles with a finished thread offered.
+    pub valid_percent: u32,
+    /// Percent of cycles the scheduler is ready.
+    pub ready_percent: u32,
+    /// Threads accepted and not yet sent, per target.
+    pending: [BTreeSet<u16>; 2],
+    /// Windows (id / 64) the random threads are drawn from: out-of-order completion
+    /// around a moving front.
+    front: u16,
+    /// Threads sent (for throughput measurements).
+    pub sent: u64,
+}
+
+impl Default for CvuTerminatorBench {
+    fn default() -> Self {
+        let mut uut = CvuTerminator::default();
+        uut.connect_all();
+        CvuTerminatorBench {
+            uut,
+            model: Model::new(),
+            inputs: TerminatorInputs::default(),
+            valid_percent: 70,
+            ready_percent: 80,
+            pending: Default::default(),
+            front: 0,
+            sent: 0,
+        }
+    }
+}
+
+impl CvuTerminatorBench {
+    /// Applies explicit inputs (directed tests use this instead of `drive`).
+    pub fn apply(&mut self, i: TerminatorInputs) {
+        self.uut.reset.next = i.reset;
+        self.uut.in_valid.next = i.in_valid;
+        self.uut.in_id.next = u64::from(i.id).into();
+        self.uut.in_taken.next = i.taken;
+        self.uut.flush.next = i.flush;
+        self.uut.out_ready.next = i.out_ready;
+        self.inputs = i;
+    }
+
+    fn input(&self) -> Option<Finished> {
+        let i = self.inputs;
+        i.in_valid.then_some(Finished {
+            id: i.id,
+            taken: i.taken,
+        })
+    }
+
+    /// Threads accepted and not yet sent.
+    pub fn pending(&self) -> usize {
+        self.pending[0].len() + self.pending[1].len()
+    }
+}
+
+impl Bench for CvuTerminatorBench {
+    fn block(&self) -> &dyn Block {
+        &self.uut
+    }
+    fn block_mut(&mut self) -> &mut dyn Block {
+        &mut self.uut
+    }
+    fn set_clock(&mut self, high: bool) {
+        self.uut.clock.next = Clock::from(high);
+    }
+
+    fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
+        if rng.gen_ratio(1, 40) {
+            self.front = self.front.wrapping_add(rng.gen_range(1..200));
+        }
+        let id = self.front.wrapping_add(rng.gen_range(0..256));
+        // A thread finishes once: an id still pending is not offered again.
+        let fresh = !self.pending[0].contains(&id) && !self.pending[1].contains(&id);
+        self.apply(TerminatorInputs {
+            reset: cycle == 0 || rng.gen_ratio(1, 3000),
+            in_valid: fresh && rng.gen_ratio(self.valid_percent, 100),
+            id,
+            taken: rng.gen_bool(0.5),
+            flush: rng.gen_ratio(1, 8),
+            out_ready: rng.gen_ratio(self.ready_percent, 100),
+        });
+    }
+
+    fn check(&mut self) -> Result<(), Mismatch> {
+        let i = self.inputs;
+        let want = self.model.outputs(self.input(), i.flush, i.out_ready);
+        let base = small(self.uut.out_base.val()) as u16;
+        let bitmap = small(self.uut.out_bitmap.val());
+        expect("in_ready", want.in_ready, self.uut.in_ready.val())?;
+        expect("out_valid", want.out_valid, self.uut.out_valid.val())?;
+        expect("out_taken", want.out_taken, self.uut.out_taken.val())?;
+        expect("out_base", want.out.base, base)?;
+        expect("out_bitmap", want.out.bitmap, bitmap)?;
+        expect("empty", want.empty, self.uut.empty.val())?;
+        if self.uut.out_valid.val() {
+            contract(
+                "batches are 64-aligned and non-empty",
+                base.is_multiple_of(64) && bitmap != 0,
+                || format!("base {base} bitmap {bitmap:#x}"),
+            )?;
+            let t = usize::from(self.uut.out_taken.val());
+            for k in (0..64).filter(|k| bitmap >> k & 1 == 1) {
+                let id = base.wrapping_add(k);
+                contract(
+                    "a sent thread finished with this outcome and was not sent before",
+                    self.pending[t].contains(&id),
+                    || format!("thread {id} target {t}"),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn tick(&mut self) -> Result<(), Mismatch> {
+        let i = self.inputs;
+        let input = self.input();
+        let out = self.model.outputs(input, i.flush, i.out_ready);
+        if i.reset {
+            self.pending = Default::default();
+        } else {
+            if out.out_valid && i.out_ready {
+                let t = usize::from(out.out_taken);
+                for k in (0..64).filter(|k| out.out.bitmap >> k & 1 == 1) {
+                    self.pending[t].remove(&out.out.base.wrapping_add(k));
+                    self.sent += 1;
+                }
+            }
+            if i.in_valid && out.in_ready {
+                self.pending[usize::from(i.taken)].insert(i.id);
+            }
+        }
+        self.model.clock(i.reset, input, i.flush, i.out_ready);
+        // Conservation: what is pending is exactly what the open slots hold.
+        let mut held: [BTreeSet<u16>; 2] = Default::default();
+        for (taken, b) in self.model.held() {
+            for k in (0..64).filter(|k| b.bitmap >> k & 1 == 1) {
+                contract(
+                    "a thread is held once",
+                    held[usize::from(taken)].insert(b.base + k),
+                    || format!("thread {} twice", b.base + k),
+                )?;
+            }
+        }
+        contract(
+            "no thread lost: pending == held",
+            held == self.pending,
+            || format!("pending {:?}, held {:?}", self.pending, held),
+        )?;
+        Ok(())
+    }
+}

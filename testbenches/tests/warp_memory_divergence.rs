@@ -1,0 +1,195 @@
+//! One warp with diverge on miss (SPEC §4): model-vs-RTL equivalence with the issue's
+//! contracts (never active and waiting, no thread lost, data = line at fill, no
+//! divergent op at the slip limit), and Figure 2 against blocking execution.
+use proptest::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use weft_sim::dom::warp_memory_divergence::WarpInputs;
+use weft_testbenches::bench::{settle, Bench};
+use weft_testbenches::convert::small;
+use weft_testbenches::dom::warp_memory_divergence::WarpMemoryDivergenceBench;
+use weft_testbenches::lint::assert_lints_clean;
+use weft_testbenches::presets::verilog_of;
+use weft_testbenches::run::{run, Outputs};
+
+fn equivalence<
+    const L: usize,
+    const M: usize,
+    const AW: usize,
+    const OB: usize,
+    const DW: usize,
+    const NA: usize,
+    const ND: usize,
+    const INIT: usize,
+>(
+    cycles: u64,
+    seed: u64,
+    hit: u32,
+) {
+    let mut bench = WarpMemoryDivergenceBench::<L, M, 8, AW, OB, DW, NA, ND, INIT>::default();
+    bench.hit_percent = hit;
+    if let Err(e) = run(&mut bench, cycles, seed, Outputs::default()) {
+        panic!("{L} lanes, M {M}, init {INIT}, hit {hit}%, seed {seed}: {e}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+    #[test]
+    fn model_and_rtl_agree(seed in any::<u64>(), hit in 20u32..95) {
+        equivalence::<1, 1, 10, 3, 8, 10, 8, 1>(2_000, seed, hit);
+        equivalence::<2, 2, 10, 3, 8, 20, 16, 2>(2_000, seed, hit);
+        equivalence::<5, 3, 10, 3, 8, 50, 40, 3>(2_000, seed, hit);
+        equivalence::<32, 2, 10, 3, 8, 320, 256, 8>(800, seed, hit);
+    }
+}
+
+#[test]
+fn long_runs() {
+    equivalence::<4, 2, 10, 3, 8, 40, 32, 2>(100_000, 21, 60);
+    let mut bench = WarpMemoryDivergenceBench::<32, 2, 32, 32, 5, 32, 1024, 1024, 8>::default();
+    run(&mut bench, 5_000, 22, Outputs::default()).unwrap();
+}
+
+#[test]
+fn other_sizes_lint_clean() {
+    assert_lints_clean(
+        "warp_memory_divergence_2",
+        &verilog_of::<
+            weft_hdl::dom::warp_memory_divergence::WarpMemoryDivergence<
+                2,
+                2,
+                8,
+                10,
+                3,
+                8,
+                20,
+                16,
+                2,
+            >,
+        >(),
+    );
+}
+
+type Fig2 = WarpMemoryDivergenceBench<2, 2, 8, 10, 3, 8, 20, 16, 8>;
+
+/// Figure 2: a 2-thread warp runs `for i in 0..3 { load; alu; alu }`. Thread 0 misses
+/// in iteration 0, thread 1 in iteration 1; every other access hits; memory answers
+/// after `LATENCY` cycles. Returns (cycle thread 1 issued its iteration-1 miss, cycle
+/// the warp finished).
+fn figure_2(blocking: bool) -> (u64, u64) {
+    const LATENCY: u64 = 10;
+    let line = |t: u64, i: u64| 0x40 + ((t * 4 + i) << 3);
+    let mut cached: BTreeSet<u64> = [line(1, 0), line(0, 1), line(0, 2), line(1, 2)].into();
+    let mut in_flight: BTreeMap<u64, u64> = BTreeMap::new(); // line -> return cycle
+    let mut iter = [0u64; 2];
+    let mut b = Fig2::default();
+    let step = |b: &mut Fig2, i: WarpInputs| {
+        b.set_clock(false);
+        b.apply(i);
+        settle(&mut b.uut).unwrap();
+        b.check().unwrap();
+        let seen = (
+            small(b.uut.active.val()),
+            b.uut.block.val(),
+            small(b.uut.release_mask.val()),
+        );
+        b.set_clock(true);
+        settle(&mut b.uut).unwrap();
+        b.tick().unwrap();
+        seen
+    };
+    let idle = |pc: u64| WarpInputs {
+        branch_mask: 0b11,
+        pc,
+        addr: vec![0; 2],
+        fill_data: vec![0; 2],
+        ..Default::default()
+    };
+    step(
+        &mut b,
+        WarpInputs {
+            reset: true,
+            ..idle(0)
+        },
+    );
+    if blocking {
+        // Max-slip 0: every thread is at its limit, the warp never diverges.
+        for _ in 0..8 {
+            step(
+                &mut b,
+                WarpInputs {
+                    lower: true,
+                    ..idle(0)
+                },
+            );
+        }
+    }
+    let mut second_miss = None;
+    let mut alu = 0;
+    for cycle in 0..200u64 {
+        let mut i = idle(0x10);
+        if let Some((&l, _)) = in_flight.iter().find(|(_, &at)| at == cycle) {
+            in_flight.remove(&l);
+            cached.insert(l);
+            b.fill_inputs(l, &mut i);
+        }
+        if iter.iter().all(|&n| n >= 3) && b.model.mdt.waiting() == 0 {
+            return (second_miss.expect("thread 1 missed"), cycle);
+        }
+        if alu > 0 {
+            alu -= 1;
+            step(&mut b, i);
+            continue;
+        }
+        let active = b.model.outputs(&i).active;
+        if active == 0 {
+            // Everyone left is masked off: forced reconvergence (the loop exit).
+            i.reconverge = true;
+            step(&mut b, i);
+            continue;
+        }
+        i.op = true;
+        for t in 0..2u64 {
+            let l = line(t, iter[t as usize].min(2));
+            i.addr[t as usize] = l;
+            if active >> t & 1 == 1 && iter[t as usize] < 3 {
+                if cached.contains(&l) {
+                    i.hit_mask |= 1 << t;
+                } else if let std::collections::btree_map::Entry::Vacant(e) = in_flight.entry(l) {
+                    e.insert(cycle + LATENCY);
+                    if (t, iter[t as usize]) == (1, 1) {
+                        second_miss = Some(cycle);
+                    }
+                }
+            } else {
+                i.hit_mask |= 1 << t; // done threads do not access
+            }
+        }
+        let (act, block, released) = step(&mut b, i.clone());
+        if block {
+            continue; // blocking SIMD: replay the load next cycle
+        }
+        for (t, n) in iter.iter_mut().enumerate() {
+            if (act & i.hit_mask | released) >> t & 1 == 1 && *n < 3 {
+                *n += 1;
+            }
+        }
+        alu = 2;
+    }
+    panic!("the warp did not finish (blocking = {blocking})");
+}
+
+#[test]
+fn figure_2_the_hitting_thread_runs_ahead_and_misses_early() {
+    let (dom_miss, dom_done) = figure_2(false);
+    let (blk_miss, blk_done) = figure_2(true);
+    assert!(
+        dom_miss < 10 && blk_miss > 10,
+        "diverge on miss issues thread 1's next miss before thread 0's line returns \
+         (cycle {dom_miss}); blocking only after it (cycle {blk_miss})"
+    );
+    assert!(
+        dom_done < blk_done,
+        "diverge on miss finishes first: {dom_done} vs {blk_done}"
+    );
+}
