@@ -84,6 +84,31 @@ pub trait Bench {
     fn tick(&mut self) -> Result<(), Mismatch>;
 }
 
+/// The three `Bench` methods every bench writes the same way, for a bench whose RTL
+/// is its field `uut`: `bench_rtl_access!(clocked)` drives the `clock` port,
+/// `bench_rtl_access!(combinational)` has no clock to drive.
+#[macro_export]
+macro_rules! bench_rtl_access {
+    (clocked) => {
+        $crate::bench_rtl_access!(@block);
+        fn set_clock(&mut self, high: bool) {
+            self.uut.clock.next = rust_hdl::prelude::Clock::from(high);
+        }
+    };
+    (combinational) => {
+        $crate::bench_rtl_access!(@block);
+        fn set_clock(&mut self, _high: bool) {}
+    };
+    (@block) => {
+        fn block(&self) -> &dyn rust_hdl::prelude::Block {
+            &self.uut
+        }
+        fn block_mut(&mut self) -> &mut dyn rust_hdl::prelude::Block {
+            &mut self.uut
+        }
+    };
+}
+
 /// Settles combinational logic (rust-hdl's `simulate` for a `dyn Block`).
 pub fn settle(block: &mut dyn Block) -> Result<(), Mismatch> {
     for _ in 0..1000 {

@@ -79,13 +79,7 @@ impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize>
 impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize> Bench
     for AdequacyEvaluatorBench<WARPS, LANES, N, CW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, _high: bool) {}
+    crate::bench_rtl_access!(combinational);
     fn drive(&mut self, _cycle: u64, rng: &mut ChaCha8Rng) {
         let m = random_cta_mask(rng, WARPS, LANES);
         self.apply(m);

@@ -46,13 +46,7 @@ impl CapriDecisionBench {
 }
 
 impl Bench for CapriDecisionBench {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, _high: bool) {}
+    crate::bench_rtl_access!(combinational);
     fn drive(&mut self, _cycle: u64, rng: &mut ChaCha8Rng) {
         let hit = rng.gen_bool(0.6);
         let uniform = rng.gen_bool(0.3);

@@ -74,15 +74,7 @@ impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usiz
 impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usize> Bench
     for CaptBench<ENTRIES, HISTORY, HW, AW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let lookup_pc = self.pc(rng);
         let op_pc = self.pc(rng);

@@ -224,15 +224,7 @@ impl<
         const CW: usize,
     > Bench for TbcStackBench<WARPS, LANES, N, DEPTH, DW, CW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         self.formed = None;
         if let Some(all_static) = self.replan.take() {

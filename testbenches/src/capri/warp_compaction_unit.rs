@@ -89,15 +89,7 @@ impl<
         const CW: usize,
     > Bench for WarpCompactionUnitBench<WARPS, LANES, N, RW, GW, CW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let busy = self.model.outputs().valid;
         let all = if WARPS == 64 {

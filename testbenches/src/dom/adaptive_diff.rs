@@ -59,15 +59,7 @@ impl<const P: usize, const I: usize, const B: usize, const S: usize, const CW: u
 impl<const P: usize, const I: usize, const B: usize, const S: usize, const CW: usize> Bench
     for AdaptiveDiffBench<P, I, B, S, CW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         if self.model.elapsed == 0 {
             let mut p = || [0.0, 0.01, 0.2, 0.5, 0.8, 1.0][rng.gen_range(0..6)];

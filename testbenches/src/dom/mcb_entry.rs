@@ -90,15 +90,7 @@ impl<
         const ND: usize,
     > Bench for McbEntryBench<LANES, AW, OB, DW, NA, ND>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         // Addresses from 4 lines so that one fill wakes several threads.
         let base = rng.gen::<u64>() & ones(AW) & !ones(OB + 2);

@@ -53,15 +53,7 @@ fn onehot(k: Option<usize>) -> u64 {
 }
 
 impl<const LANES: usize, const M: usize, const PCW: usize> Bench for MdtBench<LANES, M, PCW> {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let lanes = ones(LANES);
         // A few PCs so that merges happen; misses never overlap waiting threads (a

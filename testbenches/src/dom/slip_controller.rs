@@ -76,15 +76,7 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
 impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Bench
     for SlipControllerBench<LANES, WARPS, WW, INIT>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let lanes = ones(LANES);
         let considered = if rng.gen_bool(0.7) {

@@ -131,15 +131,7 @@ impl<
         const INIT: usize,
     > Bench for WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let lanes = ones(LANES);
         let phase = cycle % DRAIN_EVERY;

@@ -127,15 +127,7 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize>
 impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Bench
     for DivergenceStackBench<LANES, DEPTH, PCW, DW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
 
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let now = self.model.outputs();

@@ -145,15 +145,7 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
 impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize> Bench
     for BranchBuffersBench<LANES, ROWS, N, RW, GW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
 
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let reset = cycle == 0 || rng.gen_ratio(1, 500);

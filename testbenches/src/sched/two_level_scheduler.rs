@@ -153,15 +153,7 @@ impl<
         const LW: usize,
     > Bench for TwoLevelSchedulerBench<WARPS, GROUP, GROUPS, WW, GW, LW>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
 
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         if self.phase_left == 0 {

@@ -82,15 +82,7 @@ impl CvuTerminatorBench {
 }
 
 impl Bench for CvuTerminatorBench {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
 
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         if rng.gen_ratio(1, 40) {

@@ -272,15 +272,7 @@ impl<
         const RECONF: usize,
     > Bench for VgiwControlBench<B, WPB, BANKS, BW, WW, AW, BKW, RB, CW, RECONF>
 {
-    fn block(&self) -> &dyn Block {
-        &self.uut
-    }
-    fn block_mut(&mut self) -> &mut dyn Block {
-        &mut self.uut
-    }
-    fn set_clock(&mut self, high: bool) {
-        self.uut.clock.next = Clock::from(high);
-    }
+    crate::bench_rtl_access!(clocked);
 
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         self.cycle = cycle;
