@@ -222,26 +222,16 @@ mod tests {
     use super::*;
     use crate::presets::BranchBuffers32x8;
 
-    fn settle(uut: &mut dyn Block) {
-        for _ in 0..100 {
-            uut.update_all();
-            if !uut.has_changed() {
-                return;
-            }
-        }
-        panic!("no fixed point");
-    }
-
     fn edge(uut: &mut BranchBuffers4x3) {
         uut.clock.next = Clock::from(false);
-        settle(uut);
+        assert!(simulate(uut, 100), "no fixed point");
         uut.clock.next = Clock::from(true);
-        settle(uut);
+        assert!(simulate(uut, 100), "no fixed point");
         uut.reset.next = false;
         uut.valid.next = false;
         uut.last.next = false;
         uut.clock.next = Clock::from(false);
-        settle(uut);
+        assert!(simulate(uut, 100), "no fixed point");
     }
 
     #[test]
