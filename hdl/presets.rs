@@ -86,3 +86,7 @@ pub type AdaptiveDiff100k = crate::dom::adaptive_diff::AdaptiveDiff<100000, 1000
 /// 32-byte lines, 32-bit words, max-slip 8 after reset.
 pub type WarpMemoryDivergence32 =
     crate::dom::warp_memory_divergence::WarpMemoryDivergence<32, 2, 32, 32, 5, 32, 1024, 1024, 8>;
+
+// MT-CGRF fabric units (SPEC §6)
+// -- token buffer and compute unit
+// -- special compute unit, load/store unit, split/join

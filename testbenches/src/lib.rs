@@ -5,6 +5,7 @@
 pub mod area;
 pub mod bench;
 pub mod capri;
+pub mod cgrf;
 pub mod convert;
 pub mod cosim;
 pub mod dom;

@@ -34,6 +34,7 @@ pub fn all() -> Vec<Preset> {
     list.extend(crate::capri::presets());
     list.extend(crate::dom::presets());
     list.extend(crate::vgiw::presets());
+    list.extend(crate::cgrf::presets());
     list
 }
 

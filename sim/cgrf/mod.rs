@@ -1,0 +1,6 @@
+//! Golden models of the MT-CGRF dataflow fabric units (SPEC §6).
+pub mod compute_unit;
+pub mod load_store_unit;
+pub mod special_compute_unit;
+pub mod split_join;
+pub mod token_buffer;
