@@ -90,3 +90,7 @@ pub type WarpMemoryDivergence32 =
 // MT-CGRF fabric units (SPEC §6)
 // -- token buffer and compute unit
 // -- special compute unit, load/store unit, split/join
+// -- fabric switch
+/// `switch`: 9 inputs (8 neighbours + the unit's result), 11 outputs (8 neighbours +
+/// the unit's 3 operand ports), 16 virtual channels.
+pub type Switch9x11 = crate::cgrf::switch::Switch<9, 11, 4, 4>;

@@ -89,2894 +89,1320 @@ module branch_buffers(clock,reset,valid,sub_mask,sub_rows,taken,last,done,taken_
     localparam  lane_shift$29 = 16'h57;
     localparam  lane_shift$30 = 16'h5a;
     localparam  lane_shift$31 = 16'h5d;
+    localparam  row_shift$0 = 16'h0;
+    localparam  row_shift$1 = 16'h20;
+    localparam  row_shift$2 = 16'h40;
+    localparam  row_shift$3 = 16'h60;
+    localparam  row_shift$4 = 16'h80;
+    localparam  row_shift$5 = 16'ha0;
+    localparam  row_shift$6 = 16'hc0;
+    localparam  row_shift$7 = 16'he0;
     localparam  field_low = 96'h7;
-    localparam  top_one = 256'h8000000000000000000000000000000000000000000000000000000000000000;
-    localparam  one = 16'h1;
+    localparam  zero_lanes = 32'h0;
     localparam  zero = 256'h0;
 
     // Stub signals
-    reg  [255:0] taken_buf$d;
-    wire  [255:0] taken_buf$q;
-    reg  taken_buf$clock;
-    reg  [255:0] not_taken_buf$d;
-    wire  [255:0] not_taken_buf$q;
-    reg  not_taken_buf$clock;
+    reg  [31:0] taken_buf$0$d;
+    wire  [31:0] taken_buf$0$q;
+    reg  taken_buf$0$clock;
+    reg  [31:0] taken_buf$1$d;
+    wire  [31:0] taken_buf$1$q;
+    reg  taken_buf$1$clock;
+    reg  [31:0] taken_buf$2$d;
+    wire  [31:0] taken_buf$2$q;
+    reg  taken_buf$2$clock;
+    reg  [31:0] taken_buf$3$d;
+    wire  [31:0] taken_buf$3$q;
+    reg  taken_buf$3$clock;
+    reg  [31:0] taken_buf$4$d;
+    wire  [31:0] taken_buf$4$q;
+    reg  taken_buf$4$clock;
+    reg  [31:0] taken_buf$5$d;
+    wire  [31:0] taken_buf$5$q;
+    reg  taken_buf$5$clock;
+    reg  [31:0] taken_buf$6$d;
+    wire  [31:0] taken_buf$6$q;
+    reg  taken_buf$6$clock;
+    reg  [31:0] taken_buf$7$d;
+    wire  [31:0] taken_buf$7$q;
+    reg  taken_buf$7$clock;
+    reg  [31:0] not_taken_buf$0$d;
+    wire  [31:0] not_taken_buf$0$q;
+    reg  not_taken_buf$0$clock;
+    reg  [31:0] not_taken_buf$1$d;
+    wire  [31:0] not_taken_buf$1$q;
+    reg  not_taken_buf$1$clock;
+    reg  [31:0] not_taken_buf$2$d;
+    wire  [31:0] not_taken_buf$2$q;
+    reg  not_taken_buf$2$clock;
+    reg  [31:0] not_taken_buf$3$d;
+    wire  [31:0] not_taken_buf$3$q;
+    reg  not_taken_buf$3$clock;
+    reg  [31:0] not_taken_buf$4$d;
+    wire  [31:0] not_taken_buf$4$q;
+    reg  not_taken_buf$4$clock;
+    reg  [31:0] not_taken_buf$5$d;
+    wire  [31:0] not_taken_buf$5$q;
+    reg  not_taken_buf$5$clock;
+    reg  [31:0] not_taken_buf$6$d;
+    wire  [31:0] not_taken_buf$6$q;
+    reg  not_taken_buf$6$clock;
+    reg  [31:0] not_taken_buf$7$d;
+    wire  [31:0] not_taken_buf$7$q;
+    reg  not_taken_buf$7$clock;
     reg  finished$d;
     wire  finished$q;
     reg  finished$clock;
+    reg  [31:0] taken_wide$0$narrow;
+    wire  [255:0] taken_wide$0$wide;
+    reg  [31:0] taken_wide$1$narrow;
+    wire  [255:0] taken_wide$1$wide;
+    reg  [31:0] taken_wide$2$narrow;
+    wire  [255:0] taken_wide$2$wide;
+    reg  [31:0] taken_wide$3$narrow;
+    wire  [255:0] taken_wide$3$wide;
+    reg  [31:0] taken_wide$4$narrow;
+    wire  [255:0] taken_wide$4$wide;
+    reg  [31:0] taken_wide$5$narrow;
+    wire  [255:0] taken_wide$5$wide;
+    reg  [31:0] taken_wide$6$narrow;
+    wire  [255:0] taken_wide$6$wide;
+    reg  [31:0] taken_wide$7$narrow;
+    wire  [255:0] taken_wide$7$wide;
+    reg  [31:0] not_taken_wide$0$narrow;
+    wire  [255:0] not_taken_wide$0$wide;
+    reg  [31:0] not_taken_wide$1$narrow;
+    wire  [255:0] not_taken_wide$1$wide;
+    reg  [31:0] not_taken_wide$2$narrow;
+    wire  [255:0] not_taken_wide$2$wide;
+    reg  [31:0] not_taken_wide$3$narrow;
+    wire  [255:0] not_taken_wide$3$wide;
+    reg  [31:0] not_taken_wide$4$narrow;
+    wire  [255:0] not_taken_wide$4$wide;
+    reg  [31:0] not_taken_wide$5$narrow;
+    wire  [255:0] not_taken_wide$5$wide;
+    reg  [31:0] not_taken_wide$6$narrow;
+    wire  [255:0] not_taken_wide$6$wide;
+    reg  [31:0] not_taken_wide$7$narrow;
+    wire  [255:0] not_taken_wide$7$wide;
 
     // Local signals
     reg  [255:0] taken_acc;
     reg  [255:0] not_taken_acc;
-    reg  hit;
-    reg  [255:0] taken_base;
-    reg  [255:0] not_taken_base;
+    reg  any_taken;
+    reg  any_not_taken;
+    reg  [95:0] lane_row$0;
+    reg  [95:0] lane_row$1;
+    reg  [95:0] lane_row$2;
+    reg  [95:0] lane_row$3;
+    reg  [95:0] lane_row$4;
+    reg  [95:0] lane_row$5;
+    reg  [95:0] lane_row$6;
+    reg  [95:0] lane_row$7;
+    reg  [95:0] lane_row$8;
+    reg  [95:0] lane_row$9;
+    reg  [95:0] lane_row$10;
+    reg  [95:0] lane_row$11;
+    reg  [95:0] lane_row$12;
+    reg  [95:0] lane_row$13;
+    reg  [95:0] lane_row$14;
+    reg  [95:0] lane_row$15;
+    reg  [95:0] lane_row$16;
+    reg  [95:0] lane_row$17;
+    reg  [95:0] lane_row$18;
+    reg  [95:0] lane_row$19;
+    reg  [95:0] lane_row$20;
+    reg  [95:0] lane_row$21;
+    reg  [95:0] lane_row$22;
+    reg  [95:0] lane_row$23;
+    reg  [95:0] lane_row$24;
+    reg  [95:0] lane_row$25;
+    reg  [95:0] lane_row$26;
+    reg  [95:0] lane_row$27;
+    reg  [95:0] lane_row$28;
+    reg  [95:0] lane_row$29;
+    reg  [95:0] lane_row$30;
+    reg  [95:0] lane_row$31;
+    reg  [31:0] row_hit;
+    reg  [31:0] taken_base;
+    reg  [31:0] not_taken_base;
 
     // Sub module instances
-    branch_buffers$taken_buf taken_buf(
-        .d(taken_buf$d),
-        .q(taken_buf$q),
-        .clock(taken_buf$clock)
+    branch_buffers$taken_buf$0 taken_buf$0(
+        .d(taken_buf$0$d),
+        .q(taken_buf$0$q),
+        .clock(taken_buf$0$clock)
     );
-    branch_buffers$not_taken_buf not_taken_buf(
-        .d(not_taken_buf$d),
-        .q(not_taken_buf$q),
-        .clock(not_taken_buf$clock)
+    branch_buffers$taken_buf$1 taken_buf$1(
+        .d(taken_buf$1$d),
+        .q(taken_buf$1$q),
+        .clock(taken_buf$1$clock)
+    );
+    branch_buffers$taken_buf$2 taken_buf$2(
+        .d(taken_buf$2$d),
+        .q(taken_buf$2$q),
+        .clock(taken_buf$2$clock)
+    );
+    branch_buffers$taken_buf$3 taken_buf$3(
+        .d(taken_buf$3$d),
+        .q(taken_buf$3$q),
+        .clock(taken_buf$3$clock)
+    );
+    branch_buffers$taken_buf$4 taken_buf$4(
+        .d(taken_buf$4$d),
+        .q(taken_buf$4$q),
+        .clock(taken_buf$4$clock)
+    );
+    branch_buffers$taken_buf$5 taken_buf$5(
+        .d(taken_buf$5$d),
+        .q(taken_buf$5$q),
+        .clock(taken_buf$5$clock)
+    );
+    branch_buffers$taken_buf$6 taken_buf$6(
+        .d(taken_buf$6$d),
+        .q(taken_buf$6$q),
+        .clock(taken_buf$6$clock)
+    );
+    branch_buffers$taken_buf$7 taken_buf$7(
+        .d(taken_buf$7$d),
+        .q(taken_buf$7$q),
+        .clock(taken_buf$7$clock)
+    );
+    branch_buffers$not_taken_buf$0 not_taken_buf$0(
+        .d(not_taken_buf$0$d),
+        .q(not_taken_buf$0$q),
+        .clock(not_taken_buf$0$clock)
+    );
+    branch_buffers$not_taken_buf$1 not_taken_buf$1(
+        .d(not_taken_buf$1$d),
+        .q(not_taken_buf$1$q),
+        .clock(not_taken_buf$1$clock)
+    );
+    branch_buffers$not_taken_buf$2 not_taken_buf$2(
+        .d(not_taken_buf$2$d),
+        .q(not_taken_buf$2$q),
+        .clock(not_taken_buf$2$clock)
+    );
+    branch_buffers$not_taken_buf$3 not_taken_buf$3(
+        .d(not_taken_buf$3$d),
+        .q(not_taken_buf$3$q),
+        .clock(not_taken_buf$3$clock)
+    );
+    branch_buffers$not_taken_buf$4 not_taken_buf$4(
+        .d(not_taken_buf$4$d),
+        .q(not_taken_buf$4$q),
+        .clock(not_taken_buf$4$clock)
+    );
+    branch_buffers$not_taken_buf$5 not_taken_buf$5(
+        .d(not_taken_buf$5$d),
+        .q(not_taken_buf$5$q),
+        .clock(not_taken_buf$5$clock)
+    );
+    branch_buffers$not_taken_buf$6 not_taken_buf$6(
+        .d(not_taken_buf$6$d),
+        .q(not_taken_buf$6$q),
+        .clock(not_taken_buf$6$clock)
+    );
+    branch_buffers$not_taken_buf$7 not_taken_buf$7(
+        .d(not_taken_buf$7$d),
+        .q(not_taken_buf$7$q),
+        .clock(not_taken_buf$7$clock)
     );
     branch_buffers$finished finished(
         .d(finished$d),
         .q(finished$q),
         .clock(finished$clock)
     );
+    branch_buffers$taken_wide$0 taken_wide$0(
+        .narrow(taken_wide$0$narrow),
+        .wide(taken_wide$0$wide)
+    );
+    branch_buffers$taken_wide$1 taken_wide$1(
+        .narrow(taken_wide$1$narrow),
+        .wide(taken_wide$1$wide)
+    );
+    branch_buffers$taken_wide$2 taken_wide$2(
+        .narrow(taken_wide$2$narrow),
+        .wide(taken_wide$2$wide)
+    );
+    branch_buffers$taken_wide$3 taken_wide$3(
+        .narrow(taken_wide$3$narrow),
+        .wide(taken_wide$3$wide)
+    );
+    branch_buffers$taken_wide$4 taken_wide$4(
+        .narrow(taken_wide$4$narrow),
+        .wide(taken_wide$4$wide)
+    );
+    branch_buffers$taken_wide$5 taken_wide$5(
+        .narrow(taken_wide$5$narrow),
+        .wide(taken_wide$5$wide)
+    );
+    branch_buffers$taken_wide$6 taken_wide$6(
+        .narrow(taken_wide$6$narrow),
+        .wide(taken_wide$6$wide)
+    );
+    branch_buffers$taken_wide$7 taken_wide$7(
+        .narrow(taken_wide$7$narrow),
+        .wide(taken_wide$7$wide)
+    );
+    branch_buffers$not_taken_wide$0 not_taken_wide$0(
+        .narrow(not_taken_wide$0$narrow),
+        .wide(not_taken_wide$0$wide)
+    );
+    branch_buffers$not_taken_wide$1 not_taken_wide$1(
+        .narrow(not_taken_wide$1$narrow),
+        .wide(not_taken_wide$1$wide)
+    );
+    branch_buffers$not_taken_wide$2 not_taken_wide$2(
+        .narrow(not_taken_wide$2$narrow),
+        .wide(not_taken_wide$2$wide)
+    );
+    branch_buffers$not_taken_wide$3 not_taken_wide$3(
+        .narrow(not_taken_wide$3$narrow),
+        .wide(not_taken_wide$3$wide)
+    );
+    branch_buffers$not_taken_wide$4 not_taken_wide$4(
+        .narrow(not_taken_wide$4$narrow),
+        .wide(not_taken_wide$4$wide)
+    );
+    branch_buffers$not_taken_wide$5 not_taken_wide$5(
+        .narrow(not_taken_wide$5$narrow),
+        .wide(not_taken_wide$5$wide)
+    );
+    branch_buffers$not_taken_wide$6 not_taken_wide$6(
+        .narrow(not_taken_wide$6$narrow),
+        .wide(not_taken_wide$6$wide)
+    );
+    branch_buffers$not_taken_wide$7 not_taken_wide$7(
+        .narrow(not_taken_wide$7$narrow),
+        .wide(not_taken_wide$7$wide)
+    );
 
     // Update code
     always @(*) begin
-        taken_buf$clock = clock;
-        not_taken_buf$clock = clock;
         finished$clock = clock;
-        taken_buf$d = taken_buf$q;
-        not_taken_buf$d = not_taken_buf$q;
         finished$d = finished$q;
-        done = finished$q;
-        taken_mask = taken_buf$q;
-        not_taken_mask = not_taken_buf$q;
-        diverged = finished$q & |taken_buf$q & |not_taken_buf$q;
+        taken_buf$0$clock = clock;
+        not_taken_buf$0$clock = clock;
+        taken_buf$1$clock = clock;
+        not_taken_buf$1$clock = clock;
+        taken_buf$2$clock = clock;
+        not_taken_buf$2$clock = clock;
+        taken_buf$3$clock = clock;
+        not_taken_buf$3$clock = clock;
+        taken_buf$4$clock = clock;
+        not_taken_buf$4$clock = clock;
+        taken_buf$5$clock = clock;
+        not_taken_buf$5$clock = clock;
+        taken_buf$6$clock = clock;
+        not_taken_buf$6$clock = clock;
+        taken_buf$7$clock = clock;
+        not_taken_buf$7$clock = clock;
         taken_acc = zero;
         not_taken_acc = zero;
-        hit = 1'b0;
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        any_taken = 1'b0;
+        any_not_taken = 1'b0;
+        taken_wide$0$narrow = taken_buf$0$q;
+        not_taken_wide$0$narrow = not_taken_buf$0$q;
+        taken_acc = taken_acc | (taken_wide$0$wide << row_shift$0);
+        not_taken_acc = not_taken_acc | (not_taken_wide$0$wide << row_shift$0);
+        any_taken = any_taken | |taken_buf$0$q;
+        any_not_taken = any_not_taken | |not_taken_buf$0$q;
+        taken_wide$1$narrow = taken_buf$1$q;
+        not_taken_wide$1$narrow = not_taken_buf$1$q;
+        taken_acc = taken_acc | (taken_wide$1$wide << row_shift$1);
+        not_taken_acc = not_taken_acc | (not_taken_wide$1$wide << row_shift$1);
+        any_taken = any_taken | |taken_buf$1$q;
+        any_not_taken = any_not_taken | |not_taken_buf$1$q;
+        taken_wide$2$narrow = taken_buf$2$q;
+        not_taken_wide$2$narrow = not_taken_buf$2$q;
+        taken_acc = taken_acc | (taken_wide$2$wide << row_shift$2);
+        not_taken_acc = not_taken_acc | (not_taken_wide$2$wide << row_shift$2);
+        any_taken = any_taken | |taken_buf$2$q;
+        any_not_taken = any_not_taken | |not_taken_buf$2$q;
+        taken_wide$3$narrow = taken_buf$3$q;
+        not_taken_wide$3$narrow = not_taken_buf$3$q;
+        taken_acc = taken_acc | (taken_wide$3$wide << row_shift$3);
+        not_taken_acc = not_taken_acc | (not_taken_wide$3$wide << row_shift$3);
+        any_taken = any_taken | |taken_buf$3$q;
+        any_not_taken = any_not_taken | |not_taken_buf$3$q;
+        taken_wide$4$narrow = taken_buf$4$q;
+        not_taken_wide$4$narrow = not_taken_buf$4$q;
+        taken_acc = taken_acc | (taken_wide$4$wide << row_shift$4);
+        not_taken_acc = not_taken_acc | (not_taken_wide$4$wide << row_shift$4);
+        any_taken = any_taken | |taken_buf$4$q;
+        any_not_taken = any_not_taken | |not_taken_buf$4$q;
+        taken_wide$5$narrow = taken_buf$5$q;
+        not_taken_wide$5$narrow = not_taken_buf$5$q;
+        taken_acc = taken_acc | (taken_wide$5$wide << row_shift$5);
+        not_taken_acc = not_taken_acc | (not_taken_wide$5$wide << row_shift$5);
+        any_taken = any_taken | |taken_buf$5$q;
+        any_not_taken = any_not_taken | |not_taken_buf$5$q;
+        taken_wide$6$narrow = taken_buf$6$q;
+        not_taken_wide$6$narrow = not_taken_buf$6$q;
+        taken_acc = taken_acc | (taken_wide$6$wide << row_shift$6);
+        not_taken_acc = not_taken_acc | (not_taken_wide$6$wide << row_shift$6);
+        any_taken = any_taken | |taken_buf$6$q;
+        any_not_taken = any_not_taken | |not_taken_buf$6$q;
+        taken_wide$7$narrow = taken_buf$7$q;
+        not_taken_wide$7$narrow = not_taken_buf$7$q;
+        taken_acc = taken_acc | (taken_wide$7$wide << row_shift$7);
+        not_taken_acc = not_taken_acc | (not_taken_wide$7$wide << row_shift$7);
+        any_taken = any_taken | |taken_buf$7$q;
+        any_not_taken = any_not_taken | |not_taken_buf$7$q;
+        done = finished$q;
+        taken_mask = taken_acc;
+        not_taken_mask = not_taken_acc;
+        diverged = finished$q & any_taken & any_not_taken;
+        lane_row$0 = (sub_rows >> lane_shift$0) & field_low;
+        lane_row$1 = (sub_rows >> lane_shift$1) & field_low;
+        lane_row$2 = (sub_rows >> lane_shift$2) & field_low;
+        lane_row$3 = (sub_rows >> lane_shift$3) & field_low;
+        lane_row$4 = (sub_rows >> lane_shift$4) & field_low;
+        lane_row$5 = (sub_rows >> lane_shift$5) & field_low;
+        lane_row$6 = (sub_rows >> lane_shift$6) & field_low;
+        lane_row$7 = (sub_rows >> lane_shift$7) & field_low;
+        lane_row$8 = (sub_rows >> lane_shift$8) & field_low;
+        lane_row$9 = (sub_rows >> lane_shift$9) & field_low;
+        lane_row$10 = (sub_rows >> lane_shift$10) & field_low;
+        lane_row$11 = (sub_rows >> lane_shift$11) & field_low;
+        lane_row$12 = (sub_rows >> lane_shift$12) & field_low;
+        lane_row$13 = (sub_rows >> lane_shift$13) & field_low;
+        lane_row$14 = (sub_rows >> lane_shift$14) & field_low;
+        lane_row$15 = (sub_rows >> lane_shift$15) & field_low;
+        lane_row$16 = (sub_rows >> lane_shift$16) & field_low;
+        lane_row$17 = (sub_rows >> lane_shift$17) & field_low;
+        lane_row$18 = (sub_rows >> lane_shift$18) & field_low;
+        lane_row$19 = (sub_rows >> lane_shift$19) & field_low;
+        lane_row$20 = (sub_rows >> lane_shift$20) & field_low;
+        lane_row$21 = (sub_rows >> lane_shift$21) & field_low;
+        lane_row$22 = (sub_rows >> lane_shift$22) & field_low;
+        lane_row$23 = (sub_rows >> lane_shift$23) & field_low;
+        lane_row$24 = (sub_rows >> lane_shift$24) & field_low;
+        lane_row$25 = (sub_rows >> lane_shift$25) & field_low;
+        lane_row$26 = (sub_rows >> lane_shift$26) & field_low;
+        lane_row$27 = (sub_rows >> lane_shift$27) & field_low;
+        lane_row$28 = (sub_rows >> lane_shift$28) & field_low;
+        lane_row$29 = (sub_rows >> lane_shift$29) & field_low;
+        lane_row$30 = (sub_rows >> lane_shift$30) & field_low;
+        lane_row$31 = (sub_rows >> lane_shift$31) & field_low;
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$0) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$0) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$0) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$0) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$0) begin
+            row_hit = row_hit | lane_one$4;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$5 == row_id$0) begin
+            row_hit = row_hit | lane_one$5;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$6 == row_id$0) begin
+            row_hit = row_hit | lane_one$6;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$7 == row_id$0) begin
+            row_hit = row_hit | lane_one$7;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$8 == row_id$0) begin
+            row_hit = row_hit | lane_one$8;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$9 == row_id$0) begin
+            row_hit = row_hit | lane_one$9;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$10 == row_id$0) begin
+            row_hit = row_hit | lane_one$10;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$11 == row_id$0) begin
+            row_hit = row_hit | lane_one$11;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$12 == row_id$0) begin
+            row_hit = row_hit | lane_one$12;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$13 == row_id$0) begin
+            row_hit = row_hit | lane_one$13;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$14 == row_id$0) begin
+            row_hit = row_hit | lane_one$14;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$15 == row_id$0) begin
+            row_hit = row_hit | lane_one$15;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$16 == row_id$0) begin
+            row_hit = row_hit | lane_one$16;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$17 == row_id$0) begin
+            row_hit = row_hit | lane_one$17;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$18 == row_id$0) begin
+            row_hit = row_hit | lane_one$18;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$19 == row_id$0) begin
+            row_hit = row_hit | lane_one$19;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$20 == row_id$0) begin
+            row_hit = row_hit | lane_one$20;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$21 == row_id$0) begin
+            row_hit = row_hit | lane_one$21;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$22 == row_id$0) begin
+            row_hit = row_hit | lane_one$22;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$23 == row_id$0) begin
+            row_hit = row_hit | lane_one$23;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$24 == row_id$0) begin
+            row_hit = row_hit | lane_one$24;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$25 == row_id$0) begin
+            row_hit = row_hit | lane_one$25;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$26 == row_id$0) begin
+            row_hit = row_hit | lane_one$26;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$27 == row_id$0) begin
+            row_hit = row_hit | lane_one$27;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$28 == row_id$0) begin
+            row_hit = row_hit | lane_one$28;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$29 == row_id$0) begin
+            row_hit = row_hit | lane_one$29;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$30 == row_id$0) begin
+            row_hit = row_hit | lane_one$30;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
+        if (lane_row$31 == row_id$0) begin
+            row_hit = row_hit | lane_one$31;
         end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$0);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$1);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$2);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$3);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$4);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$5);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$6);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$0) & (((sub_rows >> lane_shift$0) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$0)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$1) & (((sub_rows >> lane_shift$1) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$1)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$2) & (((sub_rows >> lane_shift$2) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$2)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$3) & (((sub_rows >> lane_shift$3) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$3)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$4) & (((sub_rows >> lane_shift$4) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$4)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$5) & (((sub_rows >> lane_shift$5) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$5)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$6) & (((sub_rows >> lane_shift$6) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$6)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$7) & (((sub_rows >> lane_shift$7) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$7)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$8) & (((sub_rows >> lane_shift$8) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$8)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$9) & (((sub_rows >> lane_shift$9) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$9)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$10) & (((sub_rows >> lane_shift$10) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$10)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$11) & (((sub_rows >> lane_shift$11) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$11)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$12) & (((sub_rows >> lane_shift$12) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$12)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$13) & (((sub_rows >> lane_shift$13) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$13)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$14) & (((sub_rows >> lane_shift$14) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$14)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$15) & (((sub_rows >> lane_shift$15) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$15)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$16) & (((sub_rows >> lane_shift$16) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$16)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$17) & (((sub_rows >> lane_shift$17) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$17)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$18) & (((sub_rows >> lane_shift$18) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$18)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$19) & (((sub_rows >> lane_shift$19) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$19)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$20) & (((sub_rows >> lane_shift$20) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$20)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$21) & (((sub_rows >> lane_shift$21) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$21)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$22) & (((sub_rows >> lane_shift$22) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$22)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$23) & (((sub_rows >> lane_shift$23) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$23)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$24) & (((sub_rows >> lane_shift$24) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$24)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$25) & (((sub_rows >> lane_shift$25) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$25)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$26) & (((sub_rows >> lane_shift$26) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$26)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$27) & (((sub_rows >> lane_shift$27) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$27)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$28) & (((sub_rows >> lane_shift$28) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$28)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$29) & (((sub_rows >> lane_shift$29) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$29)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$30) & (((sub_rows >> lane_shift$30) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$30)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_acc = taken_acc >> one;
-        not_taken_acc = not_taken_acc >> one;
-        hit = |(sub_mask & lane_one$31) & (((sub_rows >> lane_shift$31) & field_low) == row_id$7);
-        if (hit) begin
-            if (|(taken & lane_one$31)) begin
-                taken_acc = taken_acc | top_one;
-            end
-            else begin
-                not_taken_acc = not_taken_acc | top_one;
-            end
-        end
-        taken_base = taken_buf$q;
-        not_taken_base = not_taken_buf$q;
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$0$q;
+        not_taken_base = not_taken_buf$0$q;
         if (finished$q) begin
-            taken_base = zero;
-            not_taken_base = zero;
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
         end
-        taken_buf$d = taken_base;
-        not_taken_buf$d = not_taken_base;
+        taken_buf$0$d = taken_base;
+        not_taken_buf$0$d = not_taken_base;
+        if (valid) begin
+            taken_buf$0$d = taken_base | (row_hit & taken);
+            not_taken_buf$0$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$0$d = zero_lanes;
+            not_taken_buf$0$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$1) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$1) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$1) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$1) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$1) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$1) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$1) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$1) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$1) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$1) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$1) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$1) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$1) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$1) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$1) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$1) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$1) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$1) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$1) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$1) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$1) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$1) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$1) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$1) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$1) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$1) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$1) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$1) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$1) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$1) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$1) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$1) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$1$q;
+        not_taken_base = not_taken_buf$1$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$1$d = taken_base;
+        not_taken_buf$1$d = not_taken_base;
+        if (valid) begin
+            taken_buf$1$d = taken_base | (row_hit & taken);
+            not_taken_buf$1$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$1$d = zero_lanes;
+            not_taken_buf$1$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$2) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$2) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$2) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$2) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$2) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$2) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$2) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$2) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$2) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$2) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$2) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$2) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$2) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$2) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$2) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$2) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$2) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$2) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$2) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$2) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$2) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$2) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$2) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$2) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$2) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$2) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$2) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$2) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$2) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$2) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$2) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$2) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$2$q;
+        not_taken_base = not_taken_buf$2$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$2$d = taken_base;
+        not_taken_buf$2$d = not_taken_base;
+        if (valid) begin
+            taken_buf$2$d = taken_base | (row_hit & taken);
+            not_taken_buf$2$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$2$d = zero_lanes;
+            not_taken_buf$2$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$3) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$3) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$3) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$3) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$3) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$3) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$3) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$3) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$3) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$3) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$3) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$3) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$3) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$3) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$3) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$3) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$3) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$3) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$3) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$3) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$3) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$3) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$3) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$3) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$3) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$3) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$3) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$3) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$3) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$3) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$3) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$3) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$3$q;
+        not_taken_base = not_taken_buf$3$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$3$d = taken_base;
+        not_taken_buf$3$d = not_taken_base;
+        if (valid) begin
+            taken_buf$3$d = taken_base | (row_hit & taken);
+            not_taken_buf$3$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$3$d = zero_lanes;
+            not_taken_buf$3$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$4) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$4) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$4) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$4) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$4) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$4) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$4) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$4) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$4) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$4) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$4) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$4) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$4) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$4) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$4) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$4) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$4) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$4) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$4) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$4) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$4) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$4) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$4) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$4) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$4) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$4) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$4) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$4) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$4) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$4) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$4) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$4) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$4$q;
+        not_taken_base = not_taken_buf$4$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$4$d = taken_base;
+        not_taken_buf$4$d = not_taken_base;
+        if (valid) begin
+            taken_buf$4$d = taken_base | (row_hit & taken);
+            not_taken_buf$4$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$4$d = zero_lanes;
+            not_taken_buf$4$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$5) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$5) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$5) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$5) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$5) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$5) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$5) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$5) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$5) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$5) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$5) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$5) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$5) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$5) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$5) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$5) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$5) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$5) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$5) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$5) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$5) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$5) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$5) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$5) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$5) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$5) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$5) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$5) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$5) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$5) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$5) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$5) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$5$q;
+        not_taken_base = not_taken_buf$5$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$5$d = taken_base;
+        not_taken_buf$5$d = not_taken_base;
+        if (valid) begin
+            taken_buf$5$d = taken_base | (row_hit & taken);
+            not_taken_buf$5$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$5$d = zero_lanes;
+            not_taken_buf$5$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$6) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$6) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$6) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$6) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$6) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$6) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$6) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$6) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$6) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$6) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$6) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$6) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$6) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$6) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$6) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$6) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$6) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$6) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$6) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$6) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$6) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$6) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$6) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$6) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$6) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$6) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$6) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$6) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$6) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$6) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$6) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$6) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$6$q;
+        not_taken_base = not_taken_buf$6$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$6$d = taken_base;
+        not_taken_buf$6$d = not_taken_base;
+        if (valid) begin
+            taken_buf$6$d = taken_base | (row_hit & taken);
+            not_taken_buf$6$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$6$d = zero_lanes;
+            not_taken_buf$6$d = zero_lanes;
+        end
+        row_hit = zero_lanes;
+        if (lane_row$0 == row_id$7) begin
+            row_hit = row_hit | lane_one$0;
+        end
+        if (lane_row$1 == row_id$7) begin
+            row_hit = row_hit | lane_one$1;
+        end
+        if (lane_row$2 == row_id$7) begin
+            row_hit = row_hit | lane_one$2;
+        end
+        if (lane_row$3 == row_id$7) begin
+            row_hit = row_hit | lane_one$3;
+        end
+        if (lane_row$4 == row_id$7) begin
+            row_hit = row_hit | lane_one$4;
+        end
+        if (lane_row$5 == row_id$7) begin
+            row_hit = row_hit | lane_one$5;
+        end
+        if (lane_row$6 == row_id$7) begin
+            row_hit = row_hit | lane_one$6;
+        end
+        if (lane_row$7 == row_id$7) begin
+            row_hit = row_hit | lane_one$7;
+        end
+        if (lane_row$8 == row_id$7) begin
+            row_hit = row_hit | lane_one$8;
+        end
+        if (lane_row$9 == row_id$7) begin
+            row_hit = row_hit | lane_one$9;
+        end
+        if (lane_row$10 == row_id$7) begin
+            row_hit = row_hit | lane_one$10;
+        end
+        if (lane_row$11 == row_id$7) begin
+            row_hit = row_hit | lane_one$11;
+        end
+        if (lane_row$12 == row_id$7) begin
+            row_hit = row_hit | lane_one$12;
+        end
+        if (lane_row$13 == row_id$7) begin
+            row_hit = row_hit | lane_one$13;
+        end
+        if (lane_row$14 == row_id$7) begin
+            row_hit = row_hit | lane_one$14;
+        end
+        if (lane_row$15 == row_id$7) begin
+            row_hit = row_hit | lane_one$15;
+        end
+        if (lane_row$16 == row_id$7) begin
+            row_hit = row_hit | lane_one$16;
+        end
+        if (lane_row$17 == row_id$7) begin
+            row_hit = row_hit | lane_one$17;
+        end
+        if (lane_row$18 == row_id$7) begin
+            row_hit = row_hit | lane_one$18;
+        end
+        if (lane_row$19 == row_id$7) begin
+            row_hit = row_hit | lane_one$19;
+        end
+        if (lane_row$20 == row_id$7) begin
+            row_hit = row_hit | lane_one$20;
+        end
+        if (lane_row$21 == row_id$7) begin
+            row_hit = row_hit | lane_one$21;
+        end
+        if (lane_row$22 == row_id$7) begin
+            row_hit = row_hit | lane_one$22;
+        end
+        if (lane_row$23 == row_id$7) begin
+            row_hit = row_hit | lane_one$23;
+        end
+        if (lane_row$24 == row_id$7) begin
+            row_hit = row_hit | lane_one$24;
+        end
+        if (lane_row$25 == row_id$7) begin
+            row_hit = row_hit | lane_one$25;
+        end
+        if (lane_row$26 == row_id$7) begin
+            row_hit = row_hit | lane_one$26;
+        end
+        if (lane_row$27 == row_id$7) begin
+            row_hit = row_hit | lane_one$27;
+        end
+        if (lane_row$28 == row_id$7) begin
+            row_hit = row_hit | lane_one$28;
+        end
+        if (lane_row$29 == row_id$7) begin
+            row_hit = row_hit | lane_one$29;
+        end
+        if (lane_row$30 == row_id$7) begin
+            row_hit = row_hit | lane_one$30;
+        end
+        if (lane_row$31 == row_id$7) begin
+            row_hit = row_hit | lane_one$31;
+        end
+        row_hit = row_hit & sub_mask;
+        taken_base = taken_buf$7$q;
+        not_taken_base = not_taken_buf$7$q;
+        if (finished$q) begin
+            taken_base = zero_lanes;
+            not_taken_base = zero_lanes;
+        end
+        taken_buf$7$d = taken_base;
+        not_taken_buf$7$d = not_taken_base;
+        if (valid) begin
+            taken_buf$7$d = taken_base | (row_hit & taken);
+            not_taken_buf$7$d = not_taken_base | (row_hit & ~taken);
+        end
+        if (reset) begin
+            taken_buf$7$d = zero_lanes;
+            not_taken_buf$7$d = zero_lanes;
+        end
         finished$d = 1'b0;
         if (valid) begin
-            taken_buf$d = taken_base | taken_acc;
-            not_taken_buf$d = not_taken_base | not_taken_acc;
             finished$d = last;
         end
         if (reset) begin
-            taken_buf$d = zero;
-            not_taken_buf$d = zero;
             finished$d = 1'b0;
         end
     end
@@ -3003,39 +1429,481 @@ module branch_buffers$finished(d,q,clock);
 endmodule // top$finished
 
 
-module branch_buffers$not_taken_buf(d,q,clock);
+module branch_buffers$not_taken_buf$0(d,q,clock);
 
     // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 256'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // top$not_taken_buf
+endmodule // top$not_taken_buf$0
 
 
-module branch_buffers$taken_buf(d,q,clock);
+module branch_buffers$not_taken_buf$1(d,q,clock);
 
     // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 256'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // top$taken_buf
+endmodule // top$not_taken_buf$1
+
+
+module branch_buffers$not_taken_buf$2(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$not_taken_buf$2
+
+
+module branch_buffers$not_taken_buf$3(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$not_taken_buf$3
+
+
+module branch_buffers$not_taken_buf$4(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$not_taken_buf$4
+
+
+module branch_buffers$not_taken_buf$5(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$not_taken_buf$5
+
+
+module branch_buffers$not_taken_buf$6(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$not_taken_buf$6
+
+
+module branch_buffers$not_taken_buf$7(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$not_taken_buf$7
+
+
+module branch_buffers$not_taken_wide$0(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$0
+
+
+module branch_buffers$not_taken_wide$1(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$1
+
+
+module branch_buffers$not_taken_wide$2(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$2
+
+
+module branch_buffers$not_taken_wide$3(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$3
+
+
+module branch_buffers$not_taken_wide$4(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$4
+
+
+module branch_buffers$not_taken_wide$5(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$5
+
+
+module branch_buffers$not_taken_wide$6(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$6
+
+
+module branch_buffers$not_taken_wide$7(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$not_taken_wide$7
+
+
+module branch_buffers$taken_buf$0(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$0
+
+
+module branch_buffers$taken_buf$1(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$1
+
+
+module branch_buffers$taken_buf$2(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$2
+
+
+module branch_buffers$taken_buf$3(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$3
+
+
+module branch_buffers$taken_buf$4(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$4
+
+
+module branch_buffers$taken_buf$5(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$5
+
+
+module branch_buffers$taken_buf$6(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$6
+
+
+module branch_buffers$taken_buf$7(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // top$taken_buf$7
+
+
+module branch_buffers$taken_wide$0(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$0
+
+
+module branch_buffers$taken_wide$1(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$1
+
+
+module branch_buffers$taken_wide$2(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$2
+
+
+module branch_buffers$taken_wide$3(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$3
+
+
+module branch_buffers$taken_wide$4(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$4
+
+
+module branch_buffers$taken_wide$5(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$5
+
+
+module branch_buffers$taken_wide$6(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$6
+
+
+module branch_buffers$taken_wide$7(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [255:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {224'd0, narrow};
+endmodule // top$taken_wide$7

@@ -16,4 +16,5 @@ pub mod compute_unit;
 pub mod load_store_unit;
 pub mod special_compute_unit;
 pub mod split_join;
+pub mod switch;
 pub mod token_buffer;

@@ -4,3 +4,4 @@ pub mod divergence_stack;
 pub mod popcount;
 pub mod priority_encoder;
 pub mod round_robin_arbiter;
+pub mod widen;

@@ -34,7 +34,8 @@
 //! so a new branch may present its first sub-warp in that very cycle: its threads land
 //! in emptied buffers. Throughput: one sub-warp per cycle, back-to-back branches.
 //!
-//! Storage: `2 x ROWS x LANES` + 1 (`done`) flip-flops: 513 for 256-thread large warps.
+//! Storage: `2 x ROWS x LANES` + 1 (`done`) flip-flops: 513 for 256-thread large warps,
+//! held row by row (one `LANES`-bit register per row, so an update touches narrow words).
 //! With the sub-warp unit's 256-bit copy that is the paper's 256 + 512 = 768 bits.
 //!
 //! Choices where the paper is silent:
@@ -45,6 +46,7 @@
 //! - A thread presented twice in one branch is ORed into whichever buffer its outcome
 //!   names; the sub-warp unit never does that (tests check the contract upstream).
 //! - `valid = 0` cycles between sub-warps are allowed (pipeline bubbles).
+use crate::lib::widen::Widen;
 use rust_hdl::prelude::*;
 
 /// Branch buffers for large warps of `ROWS x LANES` threads. `N = ROWS*LANES`,
@@ -80,32 +82,40 @@ pub struct BranchBuffers<
     pub not_taken_mask: Signal<Out, Bits<N>>,
     /// `done` and both masks non-empty: the large warp diverged.
     pub diverged: Signal<Out, Bit>,
-    /// The taken-path temporary active-mask buffer.
-    taken_buf: DFF<Bits<N>>,
-    /// The not-taken-path temporary active-mask buffer.
-    not_taken_buf: DFF<Bits<N>>,
+    /// The taken-path temporary active-mask buffer, one register per row.
+    taken_buf: [DFF<Bits<LANES>>; ROWS],
+    /// The not-taken-path temporary active-mask buffer, one register per row.
+    not_taken_buf: [DFF<Bits<LANES>>; ROWS],
     /// The buffers hold a finished branch (they clear on the next edge).
     finished: DFF<Bit>,
-    /// This sub-warp's taken / not-taken threads at their row-major positions, filled
-    /// from the top and shifted down one thread at a time.
+    /// Each row placed at the bottom of an `N`-bit word (then shifted to its place).
+    taken_wide: [Widen<LANES, N>; ROWS],
+    not_taken_wide: [Widen<LANES, N>; ROWS],
+    /// Output assembly: rows ORed in at their row-major offsets.
     taken_acc: Signal<Local, Bits<N>>,
     not_taken_acc: Signal<Local, Bits<N>>,
-    /// Lane `c`'s thread sits in row `r` (loop-local).
-    hit: Signal<Local, Bit>,
-    /// Buffer contents the sub-warp is ORed into (zero right after a finished branch).
-    taken_base: Signal<Local, Bits<N>>,
-    not_taken_base: Signal<Local, Bits<N>>,
+    /// Some row of each buffer is non-empty.
+    any_taken: Signal<Local, Bit>,
+    any_not_taken: Signal<Local, Bit>,
+    /// Lane `c`'s row id, at the bottom of a `GW`-bit word.
+    lane_row: [Signal<Local, Bits<GW>>; LANES],
+    /// Active lanes of this sub-warp whose thread sits in row `r` (loop-local).
+    row_hit: Signal<Local, Bits<LANES>>,
+    /// Row `r` of each buffer before this sub-warp is ORed in (zero right after a
+    /// finished branch; loop-local).
+    taken_base: Signal<Local, Bits<LANES>>,
+    not_taken_base: Signal<Local, Bits<LANES>>,
     /// Row id `r` as a `GW`-bit word (compared with a lane's field shifted down).
     row_id: [Constant<Bits<GW>>; ROWS],
     /// Lane `c`'s bit of a lane vector.
     lane_one: [Constant<Bits<LANES>>; LANES],
     /// Bit offset of lane `c`'s row field (`c*RW`).
     lane_shift: [Constant<Bits<16>>; LANES],
+    /// Bit offset of row `r` in a row-major mask (`r*LANES`).
+    row_shift: [Constant<Bits<16>>; ROWS],
     /// The lowest `RW` bits of a `GW`-bit word.
     field_low: Constant<Bits<GW>>,
-    /// A one in the top bit of an `N`-bit word.
-    top_one: Constant<Bits<N>>,
-    one: Constant<Bits<16>>,
+    zero_lanes: Constant<Bits<LANES>>,
     zero: Constant<Bits<N>>,
 }
 
@@ -120,8 +130,6 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
         assert_eq!(N, ROWS * LANES, "N must be ROWS*LANES");
         assert_eq!(RW, clog2(ROWS).max(1), "RW must be max(1, clog2(ROWS))");
         assert_eq!(GW, LANES * RW, "GW must be LANES*RW");
-        let mut top = Bits::<N>::default();
-        top.set_bits::<1>(N - 1, Bits::<1>::from(true));
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -134,12 +142,17 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
             taken_mask: Default::default(),
             not_taken_mask: Default::default(),
             diverged: Default::default(),
-            taken_buf: Default::default(),
-            not_taken_buf: Default::default(),
+            taken_buf: array_init::array_init(|_| Default::default()),
+            not_taken_buf: array_init::array_init(|_| Default::default()),
             finished: Default::default(),
+            taken_wide: array_init::array_init(|_| Default::default()),
+            not_taken_wide: array_init::array_init(|_| Default::default()),
             taken_acc: Default::default(),
             not_taken_acc: Default::default(),
-            hit: Default::default(),
+            any_taken: Default::default(),
+            any_not_taken: Default::default(),
+            lane_row: array_init::array_init(|_| Default::default()),
+            row_hit: Default::default(),
             taken_base: Default::default(),
             not_taken_base: Default::default(),
             row_id: array_init::array_init(|r| Constant::new(Bits::<GW>::from(r as u64))),
@@ -149,9 +162,9 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
                 Constant::new(v)
             }),
             lane_shift: array_init::array_init(|c| Constant::new(((c * RW) as u64).into())),
+            row_shift: array_init::array_init(|r| Constant::new(((r * LANES) as u64).into())),
             field_low: Constant::new(Bits::<GW>::from((1u64 << RW) - 1)),
-            top_one: Constant::new(top),
-            one: Constant::new(1u64.into()),
+            zero_lanes: Constant::new(Bits::default()),
             zero: Constant::new(Bits::default()),
         }
     }
@@ -162,51 +175,71 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, taken_buf, not_taken_buf, finished);
-        self.done.next = self.finished.q.val();
-        self.taken_mask.next = self.taken_buf.q.val();
-        self.not_taken_mask.next = self.not_taken_buf.q.val();
-        self.diverged.next =
-            self.finished.q.val() & self.taken_buf.q.val().any() & self.not_taken_buf.q.val().any();
-        // Scatter the sub-warp's outcome to thread positions, thread 0 ending at bit 0.
+        dff_setup!(self, clock, finished);
+        for r in 0..ROWS {
+            self.taken_buf[r].clock.next = self.clock.val();
+            self.not_taken_buf[r].clock.next = self.clock.val();
+        }
+        // Outputs: the rows assembled into row-major masks.
         self.taken_acc.next = self.zero.val();
         self.not_taken_acc.next = self.zero.val();
-        self.hit.next = false;
+        self.any_taken.next = false;
+        self.any_not_taken.next = false;
         for r in 0..ROWS {
+            self.taken_wide[r].narrow.next = self.taken_buf[r].q.val();
+            self.not_taken_wide[r].narrow.next = self.not_taken_buf[r].q.val();
+            self.taken_acc.next =
+                self.taken_acc.val() | (self.taken_wide[r].wide.val() << self.row_shift[r].val());
+            self.not_taken_acc.next = self.not_taken_acc.val()
+                | (self.not_taken_wide[r].wide.val() << self.row_shift[r].val());
+            self.any_taken.next = self.any_taken.val() | self.taken_buf[r].q.val().any();
+            self.any_not_taken.next =
+                self.any_not_taken.val() | self.not_taken_buf[r].q.val().any();
+        }
+        self.done.next = self.finished.q.val();
+        self.taken_mask.next = self.taken_acc.val();
+        self.not_taken_mask.next = self.not_taken_acc.val();
+        self.diverged.next =
+            self.finished.q.val() & self.any_taken.val() & self.any_not_taken.val();
+        // Each lane's row id, once.
+        for c in 0..LANES {
+            self.lane_row[c].next =
+                (self.sub_rows.val() >> self.lane_shift[c].val()) & self.field_low.val();
+        }
+        // Row by row: OR the sub-warp's threads of that row into the buffers. A finished
+        // branch is read this cycle and cleared on this edge.
+        for r in 0..ROWS {
+            self.row_hit.next = self.zero_lanes.val();
             for c in 0..LANES {
-                self.taken_acc.next = self.taken_acc.val() >> self.one.val();
-                self.not_taken_acc.next = self.not_taken_acc.val() >> self.one.val();
-                // Bit selects are avoided (1-bit ports are scalars in the Verilog).
-                self.hit.next = (self.sub_mask.val() & self.lane_one[c].val()).any()
-                    & (((self.sub_rows.val() >> self.lane_shift[c].val()) & self.field_low.val())
-                        == self.row_id[r].val());
-                if self.hit.val() {
-                    if (self.taken.val() & self.lane_one[c].val()).any() {
-                        self.taken_acc.next = self.taken_acc.val() | self.top_one.val();
-                    } else {
-                        self.not_taken_acc.next = self.not_taken_acc.val() | self.top_one.val();
-                    }
+                if self.lane_row[c].val() == self.row_id[r].val() {
+                    self.row_hit.next = self.row_hit.val() | self.lane_one[c].val();
                 }
             }
+            self.row_hit.next = self.row_hit.val() & self.sub_mask.val();
+            self.taken_base.next = self.taken_buf[r].q.val();
+            self.not_taken_base.next = self.not_taken_buf[r].q.val();
+            if self.finished.q.val() {
+                self.taken_base.next = self.zero_lanes.val();
+                self.not_taken_base.next = self.zero_lanes.val();
+            }
+            self.taken_buf[r].d.next = self.taken_base.val();
+            self.not_taken_buf[r].d.next = self.not_taken_base.val();
+            if self.valid.val() {
+                self.taken_buf[r].d.next =
+                    self.taken_base.val() | (self.row_hit.val() & self.taken.val());
+                self.not_taken_buf[r].d.next =
+                    self.not_taken_base.val() | (self.row_hit.val() & !self.taken.val());
+            }
+            if self.reset.val() {
+                self.taken_buf[r].d.next = self.zero_lanes.val();
+                self.not_taken_buf[r].d.next = self.zero_lanes.val();
+            }
         }
-        // A finished branch is read this cycle and cleared on this edge.
-        self.taken_base.next = self.taken_buf.q.val();
-        self.not_taken_base.next = self.not_taken_buf.q.val();
-        if self.finished.q.val() {
-            self.taken_base.next = self.zero.val();
-            self.not_taken_base.next = self.zero.val();
-        }
-        self.taken_buf.d.next = self.taken_base.val();
-        self.not_taken_buf.d.next = self.not_taken_base.val();
         self.finished.d.next = false;
         if self.valid.val() {
-            self.taken_buf.d.next = self.taken_base.val() | self.taken_acc.val();
-            self.not_taken_buf.d.next = self.not_taken_base.val() | self.not_taken_acc.val();
             self.finished.d.next = self.last.val();
         }
         if self.reset.val() {
-            self.taken_buf.d.next = self.zero.val();
-            self.not_taken_buf.d.next = self.zero.val();
             self.finished.d.next = false;
         }
     }

@@ -3,4 +3,5 @@ pub mod compute_unit;
 pub mod load_store_unit;
 pub mod special_compute_unit;
 pub mod split_join;
+pub mod switch;
 pub mod token_buffer;

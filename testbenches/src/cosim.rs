@@ -152,7 +152,12 @@ pub fn verilator_harness(clocked: bool, ports: &[Port], vectors: &str) -> String
     h.push_str(HARNESS_PRELUDE);
     let _ = writeln!(h, "static void apply(Vdut* top, char** tok) {{");
     for (i, p) in ports.iter().enumerate().filter(|(_, p)| p.input) {
-        let _ = writeln!(h, "  set_port(top->{}, tok[{i}], {});", p.name, p.width);
+        let _ = writeln!(
+            h,
+            "  set_port(top->{}, tok[{i}], {});",
+            verilator_member(&p.name),
+            p.width
+        );
     }
     let _ = writeln!(h, "}}");
     let _ = writeln!(
@@ -162,8 +167,10 @@ pub fn verilator_harness(clocked: bool, ports: &[Port], vectors: &str) -> String
     for (i, p) in ports.iter().enumerate().filter(|(_, p)| !p.input) {
         let _ = writeln!(
             h,
-            "  check(cycle, \"{0}\", port_bits(top->{0}, {1}), tok[{i}]);",
-            p.name, p.width
+            "  check(cycle, \"{0}\", port_bits(top->{2}, {1}), tok[{i}]);",
+            p.name,
+            p.width,
+            verilator_member(&p.name)
         );
     }
     let _ = writeln!(h, "}}");
@@ -348,4 +355,18 @@ pub fn replay(simulator: Simulator, top: &str, dir: &Path) -> Result<CosimReport
             .collect(),
         seconds,
     })
+}
+
+/// Verilator's C++ member for a Verilog port: characters C++ identifiers cannot hold
+/// become `__0XX` (hex code), so rust-hdl's array ports `x$3` are `x__0243`.
+fn verilator_member(port: &str) -> String {
+    port.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c.to_string()
+            } else {
+                format!("__0{:x}", c as u32)
+            }
+        })
+        .collect()
 }

@@ -5,6 +5,7 @@ pub mod compute_unit;
 pub mod load_store_unit;
 pub mod special_compute_unit;
 pub mod split_join;
+pub mod switch;
 pub mod token_buffer;
 
 /// Every fabric preset, unit by unit.
@@ -15,5 +16,6 @@ pub fn presets() -> Vec<Preset> {
     list.extend(special_compute_unit::presets());
     list.extend(load_store_unit::presets());
     list.extend(split_join::presets());
+    list.extend(switch::presets());
     list
 }
