@@ -35,6 +35,15 @@ pub type CvuTerminator64 = crate::vgiw::cvu_terminator::CvuTerminator;
 pub type Cvt32x1024 = crate::vgiw::cvt::Cvt<32, 16, 8, 5, 4, 9, 3, 6>;
 /// `cvt_8x256`: 8 blocks x 256 threads (4 words) in 8 banks of 4 x 64.
 pub type Cvt8x256 = crate::vgiw::cvt::Cvt<8, 4, 8, 3, 2, 5, 3, 2>;
+/// `bbs`: the scheduler alone at the paper's sizes: 32 blocks x 1024 threads (16 words),
+/// 32-bit configuration words, 34-cycle reconfiguration; BW 5, WW 4.
+pub type Bbs32x1024 = crate::vgiw::bbs::Bbs<32, 16, 5, 4, 32, 34>;
+/// `lvc_4k`: 4 KB live value cache: 32 live values x 1024 threads (AW 15), 4 banks x
+/// 64 sets x 4 words; TAGW 5, IW 10, LW 8, 4-bit request ids.
+pub type Lvc4k = crate::vgiw::lvc::Lvc<15, 5, 10, 4, 2, 2, 4, 6, 8, 4>;
+/// `lvc`: the paper's 64 KB: 64 live values x 1024 threads (AW 16), 8 banks x 512
+/// sets x 4 words; TAGW 2, IW 14, LW 11, 4-bit request ids.
+pub type Lvc64k = crate::vgiw::lvc::Lvc<16, 2, 14, 8, 3, 2, 4, 9, 11, 4>;
 /// `vgiw_control`: BBS + CVT + initiator + terminator at the paper's sizes: 32 blocks
 /// x 1024 threads, 8 banks, 32-bit configuration words, 34-cycle reconfiguration.
 pub type VgiwControl32x1024 =
@@ -89,7 +98,25 @@ pub type WarpMemoryDivergence32 =
 
 // MT-CGRF fabric units (SPEC §6)
 // -- token buffer and compute unit
+/// `token_buffer`: 16 virtual channels x 3 operands. The paper gives no depth; its
+/// buffer budget (§3.4: 70% below Fermi's 128 KB register file over 108 units) allows
+/// about 32 entries of 3 x 32 bits, which `TokenBuffer32` is (tested and linted, not
+/// exported: its Icarus replay is too slow for CI's 100 000-cycle co-simulation).
+pub type TokenBuffer16 = crate::cgrf::token_buffer::TokenBuffer<16, 4>;
+pub type TokenBuffer32 = crate::cgrf::token_buffer::TokenBuffer<32, 5>;
+/// `compute_unit`: the 16-channel token buffer + the 3-stage integer / binary32
+/// pipeline (`ComputeUnit32` tested and linted, not exported).
+pub type ComputeUnit16 = crate::cgrf::compute_unit::ComputeUnit<16, 4>;
+pub type ComputeUnit32 = crate::cgrf::compute_unit::ComputeUnit<32, 5>;
 // -- special compute unit, load/store unit, split/join
+/// `special_compute_unit`: 32 virtual channels, 9 divider copies retiring 4 bits per
+/// cycle (latency 9 = 32/4 + 1), so one division starts every cycle (VGIW §3.5).
+pub type SpecialComputeUnit32x9 =
+    crate::cgrf::special_compute_unit::SpecialComputeUnit<5, 9, 4, 4, 4, 4>;
+/// `load_store_unit`: 32 virtual channels, a 16-entry reservation buffer (VGIW §3.5).
+pub type LoadStoreUnit32x16 = crate::cgrf::load_store_unit::LoadStoreUnit<5, 16, 4, 5>;
+/// `split_join`: 32 virtual channels, 4 input and 4 output ports, joins of up to 7.
+pub type SplitJoin32x4 = crate::cgrf::split_join::SplitJoin<5, 32, 4, 3>;
 // -- fabric switch
 /// `switch`: 9 inputs (8 neighbours + the unit's result), 11 outputs (8 neighbours +
 /// the unit's 3 operand ports), 16 virtual channels.

@@ -3,11 +3,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use weft_testbenches::cosim::{self, Simulator};
+use weft_testbenches::fpga::{parallel, Device, FpgaOptions};
 use weft_testbenches::presets::{self, Preset};
 use weft_testbenches::run::{run, Outputs, VectorWriter};
 use weft_testbenches::tools::YOSYS;
 
 mod export;
+mod report;
 
 #[derive(Parser)]
 #[command(
@@ -39,12 +41,55 @@ enum Command {
         dir: PathBuf,
         presets: Vec<String>,
     },
-    /// Yosys synthesis per preset: cells, flip-flops, transistor estimate.
+    /// Yosys synthesis per preset: cells, flip-flops, RAM bits, 2-input gates, logic
+    /// depth, transistor estimate, Xilinx LUTs and flip-flops.
     Area {
         #[arg(long, default_value = "verilog_out")]
         dir: PathBuf,
         #[arg(long)]
         json: bool,
+        presets: Vec<String>,
+    },
+    /// iCE40 synthesis, place and route of a preset inside an I/O harness: logic cells,
+    /// flip-flops, RAM blocks, Fmax (median over seeds), and the harness's own share.
+    Fpga {
+        preset: String,
+        #[arg(long, value_enum, default_value_t = DeviceChoice::Hx8k)]
+        device: DeviceChoice,
+        /// Timing target in MHz (default: constraints/ice40_clock.pcf).
+        #[arg(long)]
+        freq: Option<f64>,
+        /// nextpnr runs with seeds 1..=N.
+        #[arg(long, default_value_t = 3)]
+        seeds: u64,
+        #[arg(long, default_value = "verilog_out")]
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+        /// Keep the harness, netlist and constraints in this folder.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
+    /// `area` and `fpga` over every preset: DIR/report.md, report.json, report.svg.
+    Report {
+        #[arg(long, default_value = "docs/report")]
+        out: PathBuf,
+        #[arg(long, value_enum, default_value_t = DeviceChoice::Hx8k)]
+        device: DeviceChoice,
+        #[arg(long)]
+        freq: Option<f64>,
+        #[arg(long, default_value_t = 3)]
+        seeds: u64,
+        /// Presets processed at once.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Per-preset results kept between runs, keyed by a hash of everything they
+        /// depend on.
+        #[arg(long, default_value = "target/weft-report-cache")]
+        cache: PathBuf,
+        /// Recompute every preset (the cache is neither read nor written).
+        #[arg(long)]
+        no_cache: bool,
         presets: Vec<String>,
     },
     /// Random stimulus checked every cycle against the golden model.
@@ -71,6 +116,56 @@ enum Command {
         #[arg(long)]
         keep: Option<PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DeviceChoice {
+    Hx1k,
+    Hx8k,
+    Up5k,
+}
+
+impl DeviceChoice {
+    fn device(self) -> Device {
+        match self {
+            DeviceChoice::Hx1k => Device::Hx1k,
+            DeviceChoice::Hx8k => Device::Hx8k,
+            DeviceChoice::Up5k => Device::Up5k,
+        }
+    }
+}
+
+fn fpga_options(
+    device: DeviceChoice,
+    freq: Option<f64>,
+    seeds: u64,
+    jobs: usize,
+) -> Result<FpgaOptions, String> {
+    if seeds == 0 {
+        return Err("--seeds must be at least 1".into());
+    }
+    if let Some(f) = freq {
+        if !(f > 0.0 && f.is_finite()) {
+            return Err(format!("--freq must be a positive number of MHz, got {f}"));
+        }
+    }
+    Ok(FpgaOptions {
+        device: device.device(),
+        freq_mhz: freq,
+        seeds,
+        jobs,
+        constraints: PathBuf::from("constraints"),
+    })
+}
+
+/// Every preset's area, two at a time (Yosys is single-threaded; the machine has two cores).
+fn areas(list: &[Preset], files: &[PathBuf]) -> Result<Vec<weft_testbenches::area::Area>, String> {
+    let jobs: Vec<(&Preset, &PathBuf)> = list.iter().zip(files).collect();
+    parallel(&jobs, 2, |(p, f)| {
+        weft_testbenches::area::area_of(p.name, f)
+    })
+    .into_iter()
+    .collect()
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -140,11 +235,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
             match YOSYS.find() {
                 Ok(_) => {
-                    let rows = list
-                        .iter()
-                        .zip(&files)
-                        .map(|(p, f)| weft_testbenches::area::area_of(p.name, f))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let rows = areas(&list, &files)?;
                     println!("\n{}", weft_testbenches::area::table(&rows));
                 }
                 Err(why) => println!("\nno area table: {why}"),
@@ -177,11 +268,13 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
         }
         Command::Area { dir, json, presets } => {
-            let mut rows = vec![];
-            for p in select(&presets)? {
-                let file = exported_file(&dir, &p)?;
-                rows.push(weft_testbenches::area::area_of(p.name, &file)?);
-            }
+            let list = select(&presets)?;
+            let files = list
+                .iter()
+                .map(|p| exported_file(&dir, p))
+                .collect::<Result<Vec<_>, _>>()?;
+            YOSYS.find()?;
+            let rows = areas(&list, &files)?;
             if json {
                 println!(
                     "{}",
@@ -191,6 +284,63 @@ fn dispatch(command: Command) -> Result<(), String> {
                 print!("{}", weft_testbenches::area::table(&rows));
             }
             Ok(())
+        }
+        Command::Fpga {
+            preset,
+            device,
+            freq,
+            seeds,
+            dir,
+            json,
+            keep,
+        } => {
+            let p = presets::find(&preset)?;
+            let file = exported_file(&dir, &p)?;
+            let options = fpga_options(device, freq, seeds, 2)?;
+            let work = match &keep {
+                Some(d) => d.clone(),
+                None => std::env::temp_dir().join(format!(
+                    "weft-fpga-{}-{}",
+                    p.name,
+                    std::process::id()
+                )),
+            };
+            let result = weft_testbenches::fpga::run(p.name, &file, &options, &work);
+            if keep.is_none() {
+                let _ = std::fs::remove_dir_all(&work);
+            }
+            let result = result?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", result.summary());
+            }
+            // Not fitting is an answer, not a failure: the message says what is needed.
+            Ok(())
+        }
+        Command::Report {
+            out,
+            device,
+            freq,
+            seeds,
+            jobs,
+            cache,
+            no_cache,
+            presets,
+        } => {
+            if jobs == 0 {
+                return Err("--jobs must be at least 1".into());
+            }
+            let options = report::ReportOptions {
+                out,
+                fpga: fpga_options(device, freq, seeds, 1)?,
+                jobs,
+                cache: (!no_cache).then_some(cache),
+            };
+            report::report(&select(&presets)?, &options)
         }
         Command::Sim {
             preset,

@@ -196,6 +196,8 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
     reg  rd_fire;
     reg  wr_fire;
     reg  [7:0] acc;
+    reg  [3:0] q_acc;
+    reg  [63:0] rd_word_q;
     reg  [3:0] clr;
     reg  [3:0] set;
 
@@ -476,7 +478,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         wr_word_bit = one_w << wr_word;
         rd_nz = 1'b0;
         wr_nz = 1'b0;
-        q_words = zero_w;
+        q_acc = zero_w;
         acc = zero_b;
         if (rd_block == ids$0) begin
             rd_nz = |(nz$0$q & rd_word_bit);
@@ -485,7 +487,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$0$q & wr_word_bit);
         end
         if (q_block == ids$0) begin
-            q_words = nz$0$q;
+            q_acc = nz$0$q;
         end
         if (|nz$0$q) begin
             acc = acc | block_bit$0;
@@ -497,7 +499,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$1$q & wr_word_bit);
         end
         if (q_block == ids$1) begin
-            q_words = nz$1$q;
+            q_acc = nz$1$q;
         end
         if (|nz$1$q) begin
             acc = acc | block_bit$1;
@@ -509,7 +511,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$2$q & wr_word_bit);
         end
         if (q_block == ids$2) begin
-            q_words = nz$2$q;
+            q_acc = nz$2$q;
         end
         if (|nz$2$q) begin
             acc = acc | block_bit$2;
@@ -521,7 +523,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$3$q & wr_word_bit);
         end
         if (q_block == ids$3) begin
-            q_words = nz$3$q;
+            q_acc = nz$3$q;
         end
         if (|nz$3$q) begin
             acc = acc | block_bit$3;
@@ -533,7 +535,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$4$q & wr_word_bit);
         end
         if (q_block == ids$4) begin
-            q_words = nz$4$q;
+            q_acc = nz$4$q;
         end
         if (|nz$4$q) begin
             acc = acc | block_bit$4;
@@ -545,7 +547,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$5$q & wr_word_bit);
         end
         if (q_block == ids$5) begin
-            q_words = nz$5$q;
+            q_acc = nz$5$q;
         end
         if (|nz$5$q) begin
             acc = acc | block_bit$5;
@@ -557,7 +559,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$6$q & wr_word_bit);
         end
         if (q_block == ids$6) begin
-            q_words = nz$6$q;
+            q_acc = nz$6$q;
         end
         if (|nz$6$q) begin
             acc = acc | block_bit$6;
@@ -569,12 +571,13 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             wr_nz = |(nz$7$q & wr_word_bit);
         end
         if (q_block == ids$7) begin
-            q_words = nz$7$q;
+            q_acc = nz$7$q;
         end
         if (|nz$7$q) begin
             acc = acc | block_bit$7;
         end
         nonempty = acc;
+        q_words = q_acc;
         rd_ready = ~(pend$q & (pend_bank$q == rd_bank) & (pend_row$q == rd_row));
         wr_ready = ~pend$q & ~(rd_valid & (rd_bank == wr_bank));
         rd_fire = rd_valid & rd_ready;
@@ -692,31 +695,32 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
             bank$7$write_data = bank$7$read_data | pend_bits$q;
         end
         rd_data_valid = resp_valid$q;
-        rd_data = zero64;
+        rd_word_q = zero64;
         if (resp_nz$q & (resp_bank$q == bank_ids$0)) begin
-            rd_data = bank$0$read_data;
+            rd_word_q = bank$0$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$1)) begin
-            rd_data = bank$1$read_data;
+            rd_word_q = bank$1$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$2)) begin
-            rd_data = bank$2$read_data;
+            rd_word_q = bank$2$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$3)) begin
-            rd_data = bank$3$read_data;
+            rd_word_q = bank$3$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$4)) begin
-            rd_data = bank$4$read_data;
+            rd_word_q = bank$4$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$5)) begin
-            rd_data = bank$5$read_data;
+            rd_word_q = bank$5$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$6)) begin
-            rd_data = bank$6$read_data;
+            rd_word_q = bank$6$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$7)) begin
-            rd_data = bank$7$read_data;
+            rd_word_q = bank$7$read_data;
         end
+        rd_data = rd_word_q;
         resp_valid$d = rd_fire;
         resp_nz$d = rd_fire & rd_nz;
         resp_bank$d = rd_bank;

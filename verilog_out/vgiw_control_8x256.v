@@ -491,6 +491,11 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
     reg  rd_fire;
     reg  done;
     reg  [15:0] tile_word;
+    reg  wr_valid_l;
+    reg  [2:0] wr_block_l;
+    reg  [1:0] wr_word_l;
+    reg  [63:0] wr_bits_l;
+    reg  term_ready_l;
 
     // Sub module instances
     vgiw_control_8x256$bbs$cfg_ram cfg_ram(
@@ -737,39 +742,39 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         cvt_rd_word = word_pe$index;
         rd_fire = cvt_rd_valid & cvt_rd_ready;
         exit_sel = |(cur_exit$q & exit0_bit);
-        cvt_wr_block = cur_succ0$q;
+        wr_block_l = cur_succ0$q;
         if (term_taken) begin
             exit_sel = |(cur_exit$q & exit1_bit);
-            cvt_wr_block = cur_succ1$q;
+            wr_block_l = cur_succ1$q;
         end
-        cvt_wr_word = zero_ww;
+        wr_word_l = zero_ww;
         if (term_base == word_base$0) begin
-            cvt_wr_word = word_ids$0;
+            wr_word_l = word_ids$0;
         end
         if (term_base == word_base$1) begin
-            cvt_wr_word = word_ids$1;
+            wr_word_l = word_ids$1;
         end
         if (term_base == word_base$2) begin
-            cvt_wr_word = word_ids$2;
+            wr_word_l = word_ids$2;
         end
         if (term_base == word_base$3) begin
-            cvt_wr_word = word_ids$3;
+            wr_word_l = word_ids$3;
         end
-        cvt_wr_bits = term_bitmap;
-        cvt_wr_valid = term_valid & ~exit_sel;
-        term_ready = exit_sel | cvt_wr_ready;
+        wr_bits_l = term_bitmap;
+        wr_valid_l = term_valid & ~exit_sel;
+        term_ready_l = exit_sel | cvt_wr_ready;
         if (state$q == st_init) begin
-            cvt_wr_valid = 1'b1;
-            cvt_wr_block = zero_bw;
-            cvt_wr_word = ctr$q[(32'h0)+:(2)];
-            cvt_wr_bits = zero64;
+            wr_valid_l = 1'b1;
+            wr_block_l = zero_bw;
+            wr_word_l = ctr$q[(32'h0)+:(2)];
+            wr_bits_l = zero64;
             if (ctr$q == tile_word) begin
-                cvt_wr_bits = ~(ones64 << tile_threads[(32'h0)+:(6)]);
+                wr_bits_l = ~(ones64 << tile_threads[(32'h0)+:(6)]);
             end
             if (ctr$q < tile_word) begin
-                cvt_wr_bits = ones64;
+                wr_bits_l = ones64;
             end
-            term_ready = 1'b0;
+            term_ready_l = 1'b0;
         end
         tile_word = tile_threads >> six;
         if (inj & ~retire) begin
@@ -849,6 +854,11 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         if ((state$q == st_stream) & done) begin
             state$d = st_select;
         end
+        cvt_wr_valid = wr_valid_l;
+        cvt_wr_block = wr_block_l;
+        cvt_wr_word = wr_word_l;
+        cvt_wr_bits = wr_bits_l;
+        term_ready = term_ready_l;
         if (reset) begin
             ram_valid$d = 1'b0;
             ram_addr$d = zero_bw;
@@ -1656,6 +1666,8 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
     reg  rd_fire;
     reg  wr_fire;
     reg  [7:0] acc;
+    reg  [3:0] q_acc;
+    reg  [63:0] rd_word_q;
     reg  [3:0] clr;
     reg  [3:0] set;
 
@@ -1936,7 +1948,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         wr_word_bit = one_w << wr_word;
         rd_nz = 1'b0;
         wr_nz = 1'b0;
-        q_words = zero_w;
+        q_acc = zero_w;
         acc = zero_b;
         if (rd_block == ids$0) begin
             rd_nz = |(nz$0$q & rd_word_bit);
@@ -1945,7 +1957,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$0$q & wr_word_bit);
         end
         if (q_block == ids$0) begin
-            q_words = nz$0$q;
+            q_acc = nz$0$q;
         end
         if (|nz$0$q) begin
             acc = acc | block_bit$0;
@@ -1957,7 +1969,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$1$q & wr_word_bit);
         end
         if (q_block == ids$1) begin
-            q_words = nz$1$q;
+            q_acc = nz$1$q;
         end
         if (|nz$1$q) begin
             acc = acc | block_bit$1;
@@ -1969,7 +1981,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$2$q & wr_word_bit);
         end
         if (q_block == ids$2) begin
-            q_words = nz$2$q;
+            q_acc = nz$2$q;
         end
         if (|nz$2$q) begin
             acc = acc | block_bit$2;
@@ -1981,7 +1993,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$3$q & wr_word_bit);
         end
         if (q_block == ids$3) begin
-            q_words = nz$3$q;
+            q_acc = nz$3$q;
         end
         if (|nz$3$q) begin
             acc = acc | block_bit$3;
@@ -1993,7 +2005,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$4$q & wr_word_bit);
         end
         if (q_block == ids$4) begin
-            q_words = nz$4$q;
+            q_acc = nz$4$q;
         end
         if (|nz$4$q) begin
             acc = acc | block_bit$4;
@@ -2005,7 +2017,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$5$q & wr_word_bit);
         end
         if (q_block == ids$5) begin
-            q_words = nz$5$q;
+            q_acc = nz$5$q;
         end
         if (|nz$5$q) begin
             acc = acc | block_bit$5;
@@ -2017,7 +2029,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$6$q & wr_word_bit);
         end
         if (q_block == ids$6) begin
-            q_words = nz$6$q;
+            q_acc = nz$6$q;
         end
         if (|nz$6$q) begin
             acc = acc | block_bit$6;
@@ -2029,12 +2041,13 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             wr_nz = |(nz$7$q & wr_word_bit);
         end
         if (q_block == ids$7) begin
-            q_words = nz$7$q;
+            q_acc = nz$7$q;
         end
         if (|nz$7$q) begin
             acc = acc | block_bit$7;
         end
         nonempty = acc;
+        q_words = q_acc;
         rd_ready = ~(pend$q & (pend_bank$q == rd_bank) & (pend_row$q == rd_row));
         wr_ready = ~pend$q & ~(rd_valid & (rd_bank == wr_bank));
         rd_fire = rd_valid & rd_ready;
@@ -2152,31 +2165,32 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
             bank$7$write_data = bank$7$read_data | pend_bits$q;
         end
         rd_data_valid = resp_valid$q;
-        rd_data = zero64;
+        rd_word_q = zero64;
         if (resp_nz$q & (resp_bank$q == bank_ids$0)) begin
-            rd_data = bank$0$read_data;
+            rd_word_q = bank$0$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$1)) begin
-            rd_data = bank$1$read_data;
+            rd_word_q = bank$1$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$2)) begin
-            rd_data = bank$2$read_data;
+            rd_word_q = bank$2$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$3)) begin
-            rd_data = bank$3$read_data;
+            rd_word_q = bank$3$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$4)) begin
-            rd_data = bank$4$read_data;
+            rd_word_q = bank$4$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$5)) begin
-            rd_data = bank$5$read_data;
+            rd_word_q = bank$5$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$6)) begin
-            rd_data = bank$6$read_data;
+            rd_word_q = bank$6$read_data;
         end
         if (resp_nz$q & (resp_bank$q == bank_ids$7)) begin
-            rd_data = bank$7$read_data;
+            rd_word_q = bank$7$read_data;
         end
+        rd_data = rd_word_q;
         resp_valid$d = rd_fire;
         resp_nz$d = rd_fire & rd_nz;
         resp_bank$d = rd_bank;

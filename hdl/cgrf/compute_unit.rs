@@ -1,1 +1,822 @@
-//! Placeholder: being written.
+//! Compute unit (`vgiw-control-flow-coalescing.txt` §3.5 "Compute units"; SPEC §6): a
+//! token buffer and a merged ALU/FPU pipeline executing one configured opcode on the
+//! fired entry's operands, one issue per cycle, fixed latency for every opcode.
+//!
+//! ```text
+//!  links a b c ─> token_buffer ──fire──> S1 [op a b c] ─> int ALU ─────────────┐
+//!                 (VCS entries)             │   32x32 shift-add multiplier ─┐   │
+//!                                           │   fp unpack, swap, align, add ┴> S2 [int | sign exp mant class]
+//!                                           │                                   │ leading-zero count, normalize,
+//!                                           │                                   │ round to nearest even, pack
+//!                                           └────── vc, tid ride along ───────> S3 [result] ──> out
+//! ```
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `cfg_valid`, `cfg_opcode` | in | 1, 4 | loads the opcode (table below) and the operand count (3 for `select`, else 2) |
+//! | `opcode` | out | 4 | the configured opcode |
+//! | `a_*`, `b_*`, `c_*` | token links (`cgrf/mod.rs`) | | operands a, b, c |
+//! | `out_valid`, `out_ready`, `out_vc`, `out_tid`, `out_data` | out link | 1, 1, VB, 16, 32 | result token (all 0 when `out_valid` is low) |
+//! | `busy` | out | 1 | an operand or a result is held |
+//! | `tid_error` | out | 1 | the token buffer's sticky error |
+//!
+//! Opcodes: 0 add, 1 sub, 2 mul (low 32 bits), 3 and, 4 or, 5 xor, 6 shl, 7 shr
+//! (logical), 8 sra, 9 eq, 10 ne, 11 lt (signed), 12 ltu, 13 select (`a != 0 ? b : c`),
+//! 14 fadd, 15 fmul. Shifts use `b mod 32`; compares produce 0 or 1.
+//!
+//! Float semantics (IEEE-754 binary32, the golden model is Rust's `f32` plus these):
+//! round to nearest even; subnormal inputs read as zero of the same sign; a subnormal
+//! result (after IEEE rounding) is flushed to zero of the same sign; every NaN result
+//! is `0x7fc00000`; infinities per IEEE (`inf - inf`, `inf * 0` are NaN); exact
+//! cancellation gives `+0`. The datapath rounds with an unbounded exponent, which
+//! matches IEEE rounding above the normal range's floor; in the binade just below it
+//! (biased exponent 0) a product rounds up to the smallest normal exactly when its
+//! top 24 significand bits are all ones, which the pack stage checks.
+//!
+//! Timing: an entry fired on edge `t` is presented from cycle `t + 3` (3 stages for
+//! every opcode); an operand accepted on edge `t` gives its result at `t + 4` at the
+//! earliest. One issue per cycle. The pipeline moves as a whole: it advances when the
+//! last stage is empty or taken (`out_ready`), else everything holds (no token is
+//! dropped; bubbles are not squeezed out while stalled). The token buffer's
+//! `out_ready` is that advance signal, so `out_ready` reaches the buffer's fire
+//! combinationally.
+//!
+//! Storage: the token buffer (`VCS x 115 + VB + 3`) + opcode 4 + S1 `1 + VB + 16 + 4 +
+//! 96` + S2 `1 + VB + 16 + 4 + 32 + 1 + 32 + 64 + 2` + S3 `1 + VB + 16 + 32` flip-flops:
+//! 2 181 for 16 channels (the `compute_unit` preset), before Yosys trims constant bits.
+//!
+//! Choices where the paper is silent:
+//! - One multiplier (a 32 x 32 shift-add array, 64-bit product) serves `mul` (low
+//!   32 bits) and `fmul` (the 24 x 24 significand product): the paper's merged FP-ALU.
+//! - The float adder aligns into a 64-bit frame (39 bits below the significand) with
+//!   a sticky bit jammed into bit 0, so the rounding of S2 is exact.
+//! - The opcode travels with each entry: reconfiguring does not change results in
+//!   flight. Reset clears the pipeline and leaves opcode `add` with one operand
+//!   (`a + 0`, a move) until the first configuration write.
+use crate::cgrf::token_buffer::TokenBuffer;
+use rust_hdl::prelude::*;
+
+/// Compute unit over a token buffer of `VCS = 2^VB` channels.
+#[derive(LogicBlock)]
+pub struct ComputeUnit<const VCS: usize, const VB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high: empties the buffer and the pipeline.
+    pub reset: Signal<In, Bit>,
+    // configuration port
+    /// Loads `cfg_opcode` on this edge.
+    pub cfg_valid: Signal<In, Bit>,
+    /// The operation (see the table in the header).
+    pub cfg_opcode: Signal<In, Bits<4>>,
+    /// The configured operation.
+    pub opcode: Signal<Out, Bits<4>>,
+    // operand link a
+    pub a_valid: Signal<In, Bit>,
+    pub a_ready: Signal<Out, Bit>,
+    pub a_vc: Signal<In, Bits<VB>>,
+    pub a_tid: Signal<In, Bits<16>>,
+    pub a_data: Signal<In, Bits<32>>,
+    // operand link b
+    pub b_valid: Signal<In, Bit>,
+    pub b_ready: Signal<Out, Bit>,
+    pub b_vc: Signal<In, Bits<VB>>,
+    pub b_tid: Signal<In, Bits<16>>,
+    pub b_data: Signal<In, Bits<32>>,
+    // operand link c (select only)
+    pub c_valid: Signal<In, Bit>,
+    pub c_ready: Signal<Out, Bit>,
+    pub c_vc: Signal<In, Bits<VB>>,
+    pub c_tid: Signal<In, Bits<16>>,
+    pub c_data: Signal<In, Bits<32>>,
+    // result link
+    /// A result is presented.
+    pub out_valid: Signal<Out, Bit>,
+    /// The consumer takes the result on this edge.
+    pub out_ready: Signal<In, Bit>,
+    /// The thread's channel.
+    pub out_vc: Signal<Out, Bits<VB>>,
+    /// The thread id.
+    pub out_tid: Signal<Out, Bits<16>>,
+    /// The result.
+    pub out_data: Signal<Out, Bits<32>>,
+    // status
+    /// An operand or a result is held.
+    pub busy: Signal<Out, Bit>,
+    /// An operand arrived for an entry holding another thread (sticky).
+    pub tid_error: Signal<Out, Bit>,
+    buffer: TokenBuffer<VCS, VB>,
+    op: DFF<Bits<4>>,
+    // stage 1: the fired entry
+    v1: DFF<Bit>,
+    vc1: DFF<Bits<VB>>,
+    tid1: DFF<Bits<16>>,
+    op1: DFF<Bits<4>>,
+    a1: DFF<Bits<32>>,
+    b1: DFF<Bits<32>>,
+    c1: DFF<Bits<32>>,
+    // stage 2: integer result, or an unrounded float
+    v2: DFF<Bit>,
+    vc2: DFF<Bits<VB>>,
+    tid2: DFF<Bits<16>>,
+    op2: DFF<Bits<4>>,
+    int2: DFF<Bits<32>>,
+    sign2: DFF<Bit>,
+    /// Biased exponent of a significand whose leading one is bit 63 (two's complement).
+    exp2: DFF<Bits<32>>,
+    mant2: DFF<Bits<64>>,
+    class2: DFF<Bits<2>>,
+    // stage 3: the result
+    v3: DFF<Bit>,
+    vc3: DFF<Bits<VB>>,
+    tid3: DFF<Bits<16>>,
+    data3: DFF<Bits<32>>,
+    // stage 1 logic
+    advance: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    float1: Signal<Local, Bit>,
+    shamt: Signal<Local, Bits<5>>,
+    int_res: Signal<Local, Bits<32>>,
+    exp_a: Signal<Local, Bits<32>>,
+    exp_b: Signal<Local, Bits<32>>,
+    frac_a: Signal<Local, Bits<32>>,
+    frac_b: Signal<Local, Bits<32>>,
+    sign_a: Signal<Local, Bit>,
+    sign_b: Signal<Local, Bit>,
+    zero_a: Signal<Local, Bit>,
+    zero_b: Signal<Local, Bit>,
+    inf_a: Signal<Local, Bit>,
+    inf_b: Signal<Local, Bit>,
+    nan_a: Signal<Local, Bit>,
+    nan_b: Signal<Local, Bit>,
+    /// Significands with the hidden bit (0 for zeros and subnormals).
+    sig_a: Signal<Local, Bits<32>>,
+    sig_b: Signal<Local, Bits<32>>,
+    mul_x: Signal<Local, Bits<32>>,
+    mul_y: Signal<Local, Bits<32>>,
+    wide_x: Signal<Local, Bits<64>>,
+    wide_y: Signal<Local, Bits<64>>,
+    product: Signal<Local, Bits<64>>,
+    swap: Signal<Local, Bit>,
+    exp_x: Signal<Local, Bits<32>>,
+    exp_y: Signal<Local, Bits<32>>,
+    sign_x: Signal<Local, Bit>,
+    sign_y: Signal<Local, Bit>,
+    frame_x: Signal<Local, Bits<64>>,
+    frame_y: Signal<Local, Bits<64>>,
+    diff: Signal<Local, Bits<32>>,
+    diff6: Signal<Local, Bits<6>>,
+    aligned: Signal<Local, Bits<64>>,
+    sticky_y: Signal<Local, Bit>,
+    sum: Signal<Local, Bits<64>>,
+    fp_sign: Signal<Local, Bit>,
+    fp_exp: Signal<Local, Bits<32>>,
+    fp_mant: Signal<Local, Bits<64>>,
+    fp_class: Signal<Local, Bits<2>>,
+    // stage 2 logic
+    found: Signal<Local, Bit>,
+    lz6: Signal<Local, Bits<6>>,
+    lz32: Signal<Local, Bits<32>>,
+    norm: Signal<Local, Bits<64>>,
+    upper: Signal<Local, Bits<32>>,
+    sig24: Signal<Local, Bits<32>>,
+    guard: Signal<Local, Bit>,
+    sticky: Signal<Local, Bit>,
+    round_up: Signal<Local, Bit>,
+    sig25: Signal<Local, Bits<32>>,
+    exp_pre: Signal<Local, Bits<32>>,
+    exp_fin: Signal<Local, Bits<32>>,
+    sign_word: Signal<Local, Bits<32>>,
+    fp_res: Signal<Local, Bits<32>>,
+    result: Signal<Local, Bits<32>>,
+    // constants
+    op_add: Constant<Bits<4>>,
+    op_sub: Constant<Bits<4>>,
+    op_mul: Constant<Bits<4>>,
+    op_and: Constant<Bits<4>>,
+    op_or: Constant<Bits<4>>,
+    op_xor: Constant<Bits<4>>,
+    op_shl: Constant<Bits<4>>,
+    op_shr: Constant<Bits<4>>,
+    op_sra: Constant<Bits<4>>,
+    op_eq: Constant<Bits<4>>,
+    op_ne: Constant<Bits<4>>,
+    op_lt: Constant<Bits<4>>,
+    op_ltu: Constant<Bits<4>>,
+    op_select: Constant<Bits<4>>,
+    op_fadd: Constant<Bits<4>>,
+    op_fmul: Constant<Bits<4>>,
+    bit64: [Constant<Bits<64>>; 32],
+    sh6: [Constant<Bits<6>>; 32],
+    zero6: Constant<Bits<6>>,
+    one32: Constant<Bits<32>>,
+    /// `63 - i`: the leading-zero count when bit `i` is the highest set bit.
+    lz_of_bit6: [Constant<Bits<6>>; 64],
+    lz_of_bit32: [Constant<Bits<32>>; 64],
+    sh8: Constant<Bits<5>>,
+    sh23: Constant<Bits<5>>,
+    sh39: Constant<Bits<6>>,
+    zero2: Constant<Bits<2>>,
+    zero_vc: Constant<Bits<VB>>,
+    zero16: Constant<Bits<16>>,
+    zero32: Constant<Bits<32>>,
+    zero64: Constant<Bits<64>>,
+    ones32: Constant<Bits<32>>,
+    ones64: Constant<Bits<64>>,
+    one64: Constant<Bits<64>>,
+    sign_bit: Constant<Bits<32>>,
+    abs_mask: Constant<Bits<32>>,
+    frac_mask: Constant<Bits<32>>,
+    hidden: Constant<Bits<32>>,
+    exp_mask: Constant<Bits<32>>,
+    exp_max: Constant<Bits<32>>,
+    mul_bias: Constant<Bits<32>>,
+    max_shift: Constant<Bits<32>>,
+    guard_bit: Constant<Bits<32>>,
+    low7: Constant<Bits<32>>,
+    carry_bit: Constant<Bits<32>>,
+    sig_all_ones: Constant<Bits<32>>,
+    infinity: Constant<Bits<32>>,
+    quiet_nan: Constant<Bits<32>>,
+    min_normal: Constant<Bits<32>>,
+    class_zero: Constant<Bits<2>>,
+    class_inf: Constant<Bits<2>>,
+    class_nan: Constant<Bits<2>>,
+    operands2: Constant<Bits<2>>,
+    operands3: Constant<Bits<2>>,
+}
+
+/// Opcode numbers (`cfg_opcode`).
+pub mod opcode {
+    pub const ADD: usize = 0;
+    pub const SUB: usize = 1;
+    pub const MUL: usize = 2;
+    pub const AND: usize = 3;
+    pub const OR: usize = 4;
+    pub const XOR: usize = 5;
+    pub const SHL: usize = 6;
+    pub const SHR: usize = 7;
+    pub const SRA: usize = 8;
+    pub const EQ: usize = 9;
+    pub const NE: usize = 10;
+    pub const LT: usize = 11;
+    pub const LTU: usize = 12;
+    pub const SELECT: usize = 13;
+    pub const FADD: usize = 14;
+    pub const FMUL: usize = 15;
+}
+
+fn k32(x: u64) -> Constant<Bits<32>> {
+    Constant::new(Bits::<32>::from(x))
+}
+
+impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_valid: Default::default(),
+            cfg_opcode: Default::default(),
+            opcode: Default::default(),
+            a_valid: Default::default(),
+            a_ready: Default::default(),
+            a_vc: Default::default(),
+            a_tid: Default::default(),
+            a_data: Default::default(),
+            b_valid: Default::default(),
+            b_ready: Default::default(),
+            b_vc: Default::default(),
+            b_tid: Default::default(),
+            b_data: Default::default(),
+            c_valid: Default::default(),
+            c_ready: Default::default(),
+            c_vc: Default::default(),
+            c_tid: Default::default(),
+            c_data: Default::default(),
+            out_valid: Default::default(),
+            out_ready: Default::default(),
+            out_vc: Default::default(),
+            out_tid: Default::default(),
+            out_data: Default::default(),
+            busy: Default::default(),
+            tid_error: Default::default(),
+            // asserts the VCS / VB relation
+            buffer: Default::default(),
+            op: Default::default(),
+            v1: Default::default(),
+            vc1: Default::default(),
+            tid1: Default::default(),
+            op1: Default::default(),
+            a1: Default::default(),
+            b1: Default::default(),
+            c1: Default::default(),
+            v2: Default::default(),
+            vc2: Default::default(),
+            tid2: Default::default(),
+            op2: Default::default(),
+            int2: Default::default(),
+            sign2: Default::default(),
+            exp2: Default::default(),
+            mant2: Default::default(),
+            class2: Default::default(),
+            v3: Default::default(),
+            vc3: Default::default(),
+            tid3: Default::default(),
+            data3: Default::default(),
+            advance: Default::default(),
+            fire: Default::default(),
+            float1: Default::default(),
+            shamt: Default::default(),
+            int_res: Default::default(),
+            exp_a: Default::default(),
+            exp_b: Default::default(),
+            frac_a: Default::default(),
+            frac_b: Default::default(),
+            sign_a: Default::default(),
+            sign_b: Default::default(),
+            zero_a: Default::default(),
+            zero_b: Default::default(),
+            inf_a: Default::default(),
+            inf_b: Default::default(),
+            nan_a: Default::default(),
+            nan_b: Default::default(),
+            sig_a: Default::default(),
+            sig_b: Default::default(),
+            mul_x: Default::default(),
+            mul_y: Default::default(),
+            wide_x: Default::default(),
+            wide_y: Default::default(),
+            product: Default::default(),
+            swap: Default::default(),
+            exp_x: Default::default(),
+            exp_y: Default::default(),
+            sign_x: Default::default(),
+            sign_y: Default::default(),
+            frame_x: Default::default(),
+            frame_y: Default::default(),
+            diff: Default::default(),
+            diff6: Default::default(),
+            aligned: Default::default(),
+            sticky_y: Default::default(),
+            sum: Default::default(),
+            fp_sign: Default::default(),
+            fp_exp: Default::default(),
+            fp_mant: Default::default(),
+            fp_class: Default::default(),
+            found: Default::default(),
+            lz6: Default::default(),
+            lz32: Default::default(),
+            norm: Default::default(),
+            upper: Default::default(),
+            sig24: Default::default(),
+            guard: Default::default(),
+            sticky: Default::default(),
+            round_up: Default::default(),
+            sig25: Default::default(),
+            exp_pre: Default::default(),
+            exp_fin: Default::default(),
+            sign_word: Default::default(),
+            fp_res: Default::default(),
+            result: Default::default(),
+            op_add: Constant::new(Bits::<4>::from(opcode::ADD as u64)),
+            op_sub: Constant::new(Bits::<4>::from(opcode::SUB as u64)),
+            op_mul: Constant::new(Bits::<4>::from(opcode::MUL as u64)),
+            op_and: Constant::new(Bits::<4>::from(opcode::AND as u64)),
+            op_or: Constant::new(Bits::<4>::from(opcode::OR as u64)),
+            op_xor: Constant::new(Bits::<4>::from(opcode::XOR as u64)),
+            op_shl: Constant::new(Bits::<4>::from(opcode::SHL as u64)),
+            op_shr: Constant::new(Bits::<4>::from(opcode::SHR as u64)),
+            op_sra: Constant::new(Bits::<4>::from(opcode::SRA as u64)),
+            op_eq: Constant::new(Bits::<4>::from(opcode::EQ as u64)),
+            op_ne: Constant::new(Bits::<4>::from(opcode::NE as u64)),
+            op_lt: Constant::new(Bits::<4>::from(opcode::LT as u64)),
+            op_ltu: Constant::new(Bits::<4>::from(opcode::LTU as u64)),
+            op_select: Constant::new(Bits::<4>::from(opcode::SELECT as u64)),
+            op_fadd: Constant::new(Bits::<4>::from(opcode::FADD as u64)),
+            op_fmul: Constant::new(Bits::<4>::from(opcode::FMUL as u64)),
+            bit64: array_init::array_init(|i| Constant::new(Bits::<64>::from(1u64 << i))),
+            sh6: array_init::array_init(|i| Constant::new(Bits::<6>::from(i as u64))),
+            zero6: Constant::new(Bits::default()),
+            one32: k32(1),
+            lz_of_bit6: array_init::array_init(|i| Constant::new(Bits::<6>::from(63 - i as u64))),
+            lz_of_bit32: array_init::array_init(|i| k32(63 - i as u64)),
+            sh8: Constant::new(Bits::<5>::from(8u64)),
+            sh23: Constant::new(Bits::<5>::from(23u64)),
+            sh39: Constant::new(Bits::<6>::from(39u64)),
+            zero2: Constant::new(Bits::default()),
+            zero_vc: Constant::new(Bits::default()),
+            zero16: Constant::new(Bits::default()),
+            zero32: Constant::new(Bits::default()),
+            zero64: Constant::new(Bits::default()),
+            ones32: Constant::new(Bits::<32>::mask()),
+            ones64: Constant::new(Bits::<64>::mask()),
+            one64: Constant::new(Bits::<64>::from(1u64)),
+            sign_bit: k32(0x8000_0000),
+            abs_mask: k32(0x7fff_ffff),
+            frac_mask: k32(0x007f_ffff),
+            hidden: k32(0x0080_0000),
+            exp_mask: k32(0xff),
+            exp_max: k32(255),
+            // a product's leading one at bit 63 has exponent ea + eb - 127 + 17
+            mul_bias: k32(110),
+            max_shift: k32(63),
+            guard_bit: k32(0x80),
+            low7: k32(0x7f),
+            carry_bit: k32(0x0100_0000),
+            sig_all_ones: k32(0x00ff_ffff),
+            infinity: k32(0x7f80_0000),
+            quiet_nan: k32(0x7fc0_0000),
+            min_normal: k32(0x0080_0000),
+            class_zero: Constant::new(Bits::<2>::from(1u64)),
+            class_inf: Constant::new(Bits::<2>::from(2u64)),
+            class_nan: Constant::new(Bits::<2>::from(3u64)),
+            operands2: Constant::new(Bits::<2>::from(2u64)),
+            operands3: Constant::new(Bits::<2>::from(3u64)),
+        }
+    }
+}
+
+impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, op, v1, vc1, tid1, op1, a1, b1, c1, v2, vc2, tid2, op2, int2, sign2, exp2,
+            mant2, class2, v3, vc3, tid3, data3
+        );
+        self.buffer.clock.next = self.clock.val();
+        self.buffer.reset.next = self.reset.val();
+        // Configuration and the operand links go straight to the token buffer.
+        self.buffer.cfg_valid.next = self.cfg_valid.val();
+        self.buffer.cfg_operands.next = self.operands2.val();
+        if self.cfg_opcode.val() == self.op_select.val() {
+            self.buffer.cfg_operands.next = self.operands3.val();
+        }
+        if self.cfg_valid.val() {
+            self.op.d.next = self.cfg_opcode.val();
+        }
+        self.opcode.next = self.op.q.val();
+        self.buffer.a_valid.next = self.a_valid.val();
+        self.buffer.a_vc.next = self.a_vc.val();
+        self.buffer.a_tid.next = self.a_tid.val();
+        self.buffer.a_data.next = self.a_data.val();
+        self.a_ready.next = self.buffer.a_ready.val();
+        self.buffer.b_valid.next = self.b_valid.val();
+        self.buffer.b_vc.next = self.b_vc.val();
+        self.buffer.b_tid.next = self.b_tid.val();
+        self.buffer.b_data.next = self.b_data.val();
+        self.b_ready.next = self.buffer.b_ready.val();
+        self.buffer.c_valid.next = self.c_valid.val();
+        self.buffer.c_vc.next = self.c_vc.val();
+        self.buffer.c_tid.next = self.c_tid.val();
+        self.buffer.c_data.next = self.c_data.val();
+        self.c_ready.next = self.buffer.c_ready.val();
+        self.tid_error.next = self.buffer.tid_error.val();
+        self.busy.next =
+            self.buffer.busy.val() | self.v1.q.val() | self.v2.q.val() | self.v3.q.val();
+
+        // The pipeline moves as a whole when its last stage is empty or taken.
+        self.advance.next = !self.v3.q.val() | self.out_ready.val();
+        self.buffer.out_ready.next = self.advance.val();
+        self.fire.next = self.buffer.out_valid.val() & self.advance.val();
+
+        // ---- stage 1: integer ALU, multiplier, float unpack / align / add ----
+        self.float1.next =
+            (self.op1.q.val() == self.op_fadd.val()) | (self.op1.q.val() == self.op_fmul.val());
+        self.shamt.next = self.b1.q.val().get_bits::<5>(0);
+        self.exp_a.next = (self.a1.q.val() >> self.sh23.val()) & self.exp_mask.val();
+        self.exp_b.next = (self.b1.q.val() >> self.sh23.val()) & self.exp_mask.val();
+        self.frac_a.next = self.a1.q.val() & self.frac_mask.val();
+        self.frac_b.next = self.b1.q.val() & self.frac_mask.val();
+        self.sign_a.next = (self.a1.q.val() & self.sign_bit.val()).any();
+        self.sign_b.next = (self.b1.q.val() & self.sign_bit.val()).any();
+        self.zero_a.next = !self.exp_a.val().any();
+        self.zero_b.next = !self.exp_b.val().any();
+        self.inf_a.next = (self.exp_a.val() == self.exp_max.val()) & !self.frac_a.val().any();
+        self.inf_b.next = (self.exp_b.val() == self.exp_max.val()) & !self.frac_b.val().any();
+        self.nan_a.next = (self.exp_a.val() == self.exp_max.val()) & self.frac_a.val().any();
+        self.nan_b.next = (self.exp_b.val() == self.exp_max.val()) & self.frac_b.val().any();
+        self.sig_a.next = self.frac_a.val() | self.hidden.val();
+        if self.zero_a.val() {
+            self.sig_a.next = self.zero32.val();
+        }
+        self.sig_b.next = self.frac_b.val() | self.hidden.val();
+        if self.zero_b.val() {
+            self.sig_b.next = self.zero32.val();
+        }
+
+        // One 32 x 32 multiplier: integer operands, or the two significands.
+        self.mul_x.next = self.a1.q.val();
+        self.mul_y.next = self.b1.q.val();
+        if self.float1.val() {
+            self.mul_x.next = self.sig_a.val();
+            self.mul_y.next = self.sig_b.val();
+        }
+        self.wide_x.next = self.zero64.val();
+        self.wide_y.next = self.zero64.val();
+        for i in 0..32 {
+            if self.mul_x.val().get_bit(i) {
+                self.wide_x.next = self.wide_x.val() | self.bit64[i].val();
+            }
+            if self.mul_y.val().get_bit(i) {
+                self.wide_y.next = self.wide_y.val() | self.bit64[i].val();
+            }
+        }
+        self.product.next = self.zero64.val();
+        for i in 0..32 {
+            if self.mul_y.val().get_bit(i) {
+                self.product.next = self.product.val() + (self.wide_x.val() << self.sh6[i].val());
+            }
+        }
+
+        self.int_res.next = self.zero32.val();
+        if self.op1.q.val() == self.op_add.val() {
+            self.int_res.next = self.a1.q.val() + self.b1.q.val();
+        }
+        if self.op1.q.val() == self.op_sub.val() {
+            self.int_res.next = self.a1.q.val() - self.b1.q.val();
+        }
+        if self.op1.q.val() == self.op_mul.val() {
+            self.int_res.next = self.product.val().get_bits::<32>(0);
+        }
+        if self.op1.q.val() == self.op_and.val() {
+            self.int_res.next = self.a1.q.val() & self.b1.q.val();
+        }
+        if self.op1.q.val() == self.op_or.val() {
+            self.int_res.next = self.a1.q.val() | self.b1.q.val();
+        }
+        if self.op1.q.val() == self.op_xor.val() {
+            self.int_res.next = self.a1.q.val() ^ self.b1.q.val();
+        }
+        if self.op1.q.val() == self.op_shl.val() {
+            self.int_res.next = self.a1.q.val() << self.shamt.val();
+        }
+        if self.op1.q.val() == self.op_shr.val() {
+            self.int_res.next = self.a1.q.val() >> self.shamt.val();
+        }
+        if self.op1.q.val() == self.op_sra.val() {
+            self.int_res.next = self.a1.q.val() >> self.shamt.val();
+            if self.sign_a.val() {
+                self.int_res.next = (self.a1.q.val() >> self.shamt.val())
+                    | !(self.ones32.val() >> self.shamt.val());
+            }
+        }
+        if (self.op1.q.val() == self.op_eq.val()) & (self.a1.q.val() == self.b1.q.val()) {
+            self.int_res.next = self.one32.val();
+        }
+        if (self.op1.q.val() == self.op_ne.val()) & (self.a1.q.val() != self.b1.q.val()) {
+            self.int_res.next = self.one32.val();
+        }
+        if (self.op1.q.val() == self.op_lt.val())
+            & ((self.a1.q.val() ^ self.sign_bit.val()) < (self.b1.q.val() ^ self.sign_bit.val()))
+        {
+            self.int_res.next = self.one32.val();
+        }
+        if (self.op1.q.val() == self.op_ltu.val()) & (self.a1.q.val() < self.b1.q.val()) {
+            self.int_res.next = self.one32.val();
+        }
+        if self.op1.q.val() == self.op_select.val() {
+            self.int_res.next = self.c1.q.val();
+            if self.a1.q.val().any() {
+                self.int_res.next = self.b1.q.val();
+            }
+        }
+
+        // Float add: the larger magnitude is x; y is aligned to it in a 64-bit frame
+        // (significand at bits 62..39), bits shifted out jammed into bit 0.
+        self.swap.next =
+            (self.b1.q.val() & self.abs_mask.val()) > (self.a1.q.val() & self.abs_mask.val());
+        self.exp_x.next = self.exp_a.val();
+        self.exp_y.next = self.exp_b.val();
+        self.sign_x.next = self.sign_a.val();
+        self.sign_y.next = self.sign_b.val();
+        self.frame_x.next = self.wide_x.val() << self.sh39.val();
+        self.frame_y.next = self.wide_y.val() << self.sh39.val();
+        if self.swap.val() {
+            self.exp_x.next = self.exp_b.val();
+            self.exp_y.next = self.exp_a.val();
+            self.sign_x.next = self.sign_b.val();
+            self.sign_y.next = self.sign_a.val();
+            self.frame_x.next = self.wide_y.val() << self.sh39.val();
+            self.frame_y.next = self.wide_x.val() << self.sh39.val();
+        }
+        self.diff.next = self.exp_x.val() - self.exp_y.val();
+        self.diff6.next = self.diff.val().get_bits::<6>(0);
+        self.aligned.next = self.frame_y.val() >> self.diff6.val();
+        self.sticky_y.next = (self.frame_y.val() & !(self.ones64.val() << self.diff6.val())).any();
+        if self.diff.val() > self.max_shift.val() {
+            self.aligned.next = self.zero64.val();
+            self.sticky_y.next = self.frame_y.val().any();
+        }
+        if self.sticky_y.val() {
+            self.aligned.next = self.aligned.val() | self.one64.val();
+        }
+        self.sum.next = self.frame_x.val() + self.aligned.val();
+        if self.sign_x.val() != self.sign_y.val() {
+            self.sum.next = self.frame_x.val() - self.aligned.val();
+        }
+
+        // What stage 2 rounds: sign, exponent of bit 63, significand, special class.
+        self.fp_sign.next = self.sign_x.val();
+        self.fp_exp.next = self.exp_x.val() + self.one32.val();
+        self.fp_mant.next = self.sum.val();
+        self.fp_class.next = self.zero2.val();
+        if self.zero_a.val() & self.zero_b.val() {
+            self.fp_class.next = self.class_zero.val();
+            self.fp_sign.next = self.sign_a.val() & self.sign_b.val();
+        }
+        if self.inf_a.val() | self.inf_b.val() {
+            self.fp_class.next = self.class_inf.val();
+            self.fp_sign.next = self.sign_b.val();
+            if self.inf_a.val() {
+                self.fp_sign.next = self.sign_a.val();
+            }
+        }
+        if self.nan_a.val()
+            | self.nan_b.val()
+            | (self.inf_a.val() & self.inf_b.val() & (self.sign_a.val() != self.sign_b.val()))
+        {
+            self.fp_class.next = self.class_nan.val();
+        }
+        if self.op1.q.val() == self.op_fmul.val() {
+            self.fp_sign.next = self.sign_a.val() ^ self.sign_b.val();
+            self.fp_exp.next = self.exp_a.val() + self.exp_b.val() - self.mul_bias.val();
+            self.fp_mant.next = self.product.val();
+            self.fp_class.next = self.zero2.val();
+            if self.zero_a.val() | self.zero_b.val() {
+                self.fp_class.next = self.class_zero.val();
+            }
+            if self.inf_a.val() | self.inf_b.val() {
+                self.fp_class.next = self.class_inf.val();
+            }
+            if self.nan_a.val()
+                | self.nan_b.val()
+                | (self.inf_a.val() & self.zero_b.val())
+                | (self.zero_a.val() & self.inf_b.val())
+            {
+                self.fp_class.next = self.class_nan.val();
+            }
+        }
+
+        // ---- stage 2: normalize, round to nearest even, pack ----
+        // Leading zeros: the highest set bit wins (scanned upwards, last one stays).
+        self.found.next = self.mant2.q.val().any();
+        self.lz6.next = self.zero6.val();
+        self.lz32.next = self.zero32.val();
+        for i in 0..64 {
+            if self.mant2.q.val().get_bit(i) {
+                self.lz6.next = self.lz_of_bit6[i].val();
+                self.lz32.next = self.lz_of_bit32[i].val();
+            }
+        }
+        self.norm.next = self.mant2.q.val() << self.lz6.val();
+        self.upper.next = self.norm.val().get_bits::<32>(32);
+        self.sig24.next = self.upper.val() >> self.sh8.val();
+        self.guard.next = (self.upper.val() & self.guard_bit.val()).any();
+        self.sticky.next =
+            (self.upper.val() & self.low7.val()).any() | self.norm.val().get_bits::<32>(0).any();
+        self.round_up.next =
+            self.guard.val() & (self.sticky.val() | (self.sig24.val() & self.one32.val()).any());
+        self.sig25.next = self.sig24.val();
+        if self.round_up.val() {
+            self.sig25.next = self.sig24.val() + self.one32.val();
+        }
+        self.exp_pre.next = self.exp2.q.val() - self.lz32.val();
+        self.exp_fin.next = self.exp_pre.val();
+        if (self.sig25.val() & self.carry_bit.val()).any() {
+            self.exp_fin.next = self.exp_pre.val() + self.one32.val();
+        }
+        self.sign_word.next = self.zero32.val();
+        if self.sign2.q.val() {
+            self.sign_word.next = self.sign_bit.val();
+        }
+        // Underflow (flushed) unless the binade below the normals rounds up to them.
+        self.fp_res.next = self.sign_word.val();
+        if (self.exp_pre.val() == self.zero32.val()) & (self.sig24.val() == self.sig_all_ones.val())
+        {
+            self.fp_res.next = self.sign_word.val() | self.min_normal.val();
+        }
+        if !(self.exp_fin.val() & self.sign_bit.val()).any() & self.exp_fin.val().any() {
+            self.fp_res.next = self.sign_word.val()
+                | ((self.exp_fin.val() & self.exp_mask.val()) << self.sh23.val())
+                | (self.sig25.val() & self.frac_mask.val());
+            if self.exp_fin.val() >= self.exp_max.val() {
+                self.fp_res.next = self.sign_word.val() | self.infinity.val();
+            }
+        }
+        if !self.found.val() {
+            // exact cancellation
+            self.fp_res.next = self.zero32.val();
+        }
+        if self.class2.q.val() == self.class_zero.val() {
+            self.fp_res.next = self.sign_word.val();
+        }
+        if self.class2.q.val() == self.class_inf.val() {
+            self.fp_res.next = self.sign_word.val() | self.infinity.val();
+        }
+        if self.class2.q.val() == self.class_nan.val() {
+            self.fp_res.next = self.quiet_nan.val();
+        }
+        self.result.next = self.int2.q.val();
+        if (self.op2.q.val() == self.op_fadd.val()) | (self.op2.q.val() == self.op_fmul.val()) {
+            self.result.next = self.fp_res.val();
+        }
+
+        // ---- pipeline registers ----
+        if self.advance.val() {
+            self.v1.d.next = self.fire.val();
+            self.vc1.d.next = self.buffer.out_vc.val();
+            self.tid1.d.next = self.buffer.out_tid.val();
+            self.op1.d.next = self.op.q.val();
+            self.a1.d.next = self.buffer.out_a.val();
+            self.b1.d.next = self.buffer.out_b.val();
+            self.c1.d.next = self.buffer.out_c.val();
+            self.v2.d.next = self.v1.q.val();
+            self.vc2.d.next = self.vc1.q.val();
+            self.tid2.d.next = self.tid1.q.val();
+            self.op2.d.next = self.op1.q.val();
+            self.int2.d.next = self.int_res.val();
+            self.sign2.d.next = self.fp_sign.val();
+            self.exp2.d.next = self.fp_exp.val();
+            self.mant2.d.next = self.fp_mant.val();
+            self.class2.d.next = self.fp_class.val();
+            self.v3.d.next = self.v2.q.val();
+            self.vc3.d.next = self.vc2.q.val();
+            self.tid3.d.next = self.tid2.q.val();
+            self.data3.d.next = self.result.val();
+        }
+        self.out_valid.next = self.v3.q.val();
+        self.out_vc.next = self.zero_vc.val();
+        self.out_tid.next = self.zero16.val();
+        self.out_data.next = self.zero32.val();
+        if self.v3.q.val() {
+            self.out_vc.next = self.vc3.q.val();
+            self.out_tid.next = self.tid3.q.val();
+            self.out_data.next = self.data3.q.val();
+        }
+        if self.reset.val() {
+            self.op.d.next = self.op_add.val();
+            self.v1.d.next = false;
+            self.v2.d.next = false;
+            self.v3.d.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthesizes() {
+        let mut uut = ComputeUnit::<4, 2>::default();
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        yosys_validate("compute_unit_4", &vlog).unwrap();
+    }
+
+    fn step(uut: &mut ComputeUnit<4, 2>, high: bool) {
+        uut.clock.next = Clock::from(high);
+        assert!(simulate(uut, 200));
+    }
+
+    /// 1.5 * -2.5 = -3.75 on channel 3, three cycles after the fire.
+    #[test]
+    fn multiplies_two_floats() {
+        let mut uut = ComputeUnit::<4, 2>::default();
+        uut.connect_all();
+        step(&mut uut, false);
+        uut.reset.next = true;
+        step(&mut uut, true);
+        step(&mut uut, false);
+        uut.reset.next = false;
+        uut.cfg_valid.next = true;
+        uut.cfg_opcode.next = (opcode::FMUL as u64).into();
+        step(&mut uut, true);
+        step(&mut uut, false);
+        uut.cfg_valid.next = false;
+        uut.out_ready.next = true;
+        uut.a_valid.next = true;
+        uut.a_vc.next = 3u64.into();
+        uut.a_tid.next = 9u64.into();
+        uut.a_data.next = u64::from(1.5f32.to_bits()).into();
+        uut.b_valid.next = true;
+        uut.b_vc.next = 3u64.into();
+        uut.b_tid.next = 9u64.into();
+        uut.b_data.next = u64::from((-2.5f32).to_bits()).into();
+        step(&mut uut, true);
+        step(&mut uut, false);
+        uut.a_valid.next = false;
+        uut.b_valid.next = false;
+        let mut seen = None;
+        for cycle in 0..6 {
+            step(&mut uut, false);
+            if uut.out_valid.val() {
+                seen = Some((cycle, uut.out_vc.val(), uut.out_data.val()));
+                break;
+            }
+            step(&mut uut, true);
+        }
+        let (cycle, vc, data) = seen.expect("a result");
+        assert_eq!(cycle, 3, "fire in cycle 0, result 3 cycles later");
+        assert_eq!(vc, Bits::<2>::from(3u64));
+        assert_eq!(data, Bits::<32>::from(u64::from((-3.75f32).to_bits())));
+    }
+}

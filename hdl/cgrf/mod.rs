@@ -13,6 +13,7 @@
 //! A virtual channel holds at most one thread at a time, so each token buffer entry
 //! serves one thread (§3.5).
 pub mod compute_unit;
+pub mod divider_copy;
 pub mod load_store_unit;
 pub mod special_compute_unit;
 pub mod split_join;

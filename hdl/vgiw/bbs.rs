@@ -181,6 +181,11 @@ pub struct Bbs<
     rd_fire: Signal<Local, Bit>,
     done: Signal<Local, Bit>,
     tile_word: Signal<Local, Bits<16>>,
+    wr_valid_l: Signal<Local, Bit>,
+    wr_block_l: Signal<Local, Bits<BW>>,
+    wr_word_l: Signal<Local, Bits<WW>>,
+    wr_bits_l: Signal<Local, Bits<64>>,
+    term_ready_l: Signal<Local, Bit>,
     six: Constant<Bits<16>>,
     ids: [Constant<Bits<BW>>; B],
     block_bit: [Constant<Bits<B>>; B],
@@ -305,6 +310,11 @@ impl<
             rd_fire: Default::default(),
             done: Default::default(),
             tile_word: Default::default(),
+            wr_valid_l: Default::default(),
+            wr_block_l: Default::default(),
+            wr_word_l: Default::default(),
+            wr_bits_l: Default::default(),
+            term_ready_l: Default::default(),
             six: Constant::new(Bits::<16>::from(6u64)),
             ids: array_init::array_init(|i| Constant::new(Bits::<BW>::from(i as u64))),
             block_bit: array_init::array_init(|i| {
@@ -445,36 +455,36 @@ impl<
         self.rd_fire.next = self.cvt_rd_valid.val() & self.cvt_rd_ready.val();
         // CVT writes: the entry block's words in INIT, terminator batches otherwise.
         self.exit_sel.next = (self.cur_exit.q.val() & self.exit0_bit.val()).any();
-        self.cvt_wr_block.next = self.cur_succ0.q.val();
+        self.wr_block_l.next = self.cur_succ0.q.val();
         if self.term_taken.val() {
             self.exit_sel.next = (self.cur_exit.q.val() & self.exit1_bit.val()).any();
-            self.cvt_wr_block.next = self.cur_succ1.q.val();
+            self.wr_block_l.next = self.cur_succ1.q.val();
         }
         // Batches are 64-aligned: the word whose base matches (a full compare, so a
         // base outside the table cannot alias a word).
-        self.cvt_wr_word.next = self.zero_ww.val();
+        self.wr_word_l.next = self.zero_ww.val();
         for w in 0..WPB {
             if self.term_base.val() == self.word_base[w].val() {
-                self.cvt_wr_word.next = self.word_ids[w].val();
+                self.wr_word_l.next = self.word_ids[w].val();
             }
         }
-        self.cvt_wr_bits.next = self.term_bitmap.val();
-        self.cvt_wr_valid.next = self.term_valid.val() & !self.exit_sel.val();
-        self.term_ready.next = self.exit_sel.val() | self.cvt_wr_ready.val();
+        self.wr_bits_l.next = self.term_bitmap.val();
+        self.wr_valid_l.next = self.term_valid.val() & !self.exit_sel.val();
+        self.term_ready_l.next = self.exit_sel.val() | self.cvt_wr_ready.val();
         if self.state.q.val() == self.st_init.val() {
-            self.cvt_wr_valid.next = true;
-            self.cvt_wr_block.next = self.zero_bw.val();
-            self.cvt_wr_word.next = self.ctr.q.val().get_bits::<WW>(0);
+            self.wr_valid_l.next = true;
+            self.wr_block_l.next = self.zero_bw.val();
+            self.wr_word_l.next = self.ctr.q.val().get_bits::<WW>(0);
             // Word w of the tile: all ones below the last word, the remainder in it.
-            self.cvt_wr_bits.next = self.zero64.val();
+            self.wr_bits_l.next = self.zero64.val();
             if self.ctr.q.val() == self.tile_word.val() {
-                self.cvt_wr_bits.next =
+                self.wr_bits_l.next =
                     !(self.ones64.val() << self.tile_threads.val().get_bits::<6>(0));
             }
             if self.ctr.q.val() < self.tile_word.val() {
-                self.cvt_wr_bits.next = self.ones64.val();
+                self.wr_bits_l.next = self.ones64.val();
             }
-            self.term_ready.next = false;
+            self.term_ready_l.next = false;
         }
         self.tile_word.next = self.tile_threads.val() >> self.six.val();
         // In-flight threads.
@@ -556,6 +566,13 @@ impl<
         if (self.state.q.val() == self.st_stream.val()) & self.done.val() {
             self.state.d.next = self.st_select.val();
         }
+        // Ports to the CVT and the terminator are assigned once: a default-then-override
+        // glitch wakes the parent's and the other children's blocks again under Icarus.
+        self.cvt_wr_valid.next = self.wr_valid_l.val();
+        self.cvt_wr_block.next = self.wr_block_l.val();
+        self.cvt_wr_word.next = self.wr_word_l.val();
+        self.cvt_wr_bits.next = self.wr_bits_l.val();
+        self.term_ready.next = self.term_ready_l.val();
         if self.reset.val() {
             self.ram_valid.d.next = false;
             self.ram_addr.d.next = self.zero_bw.val();

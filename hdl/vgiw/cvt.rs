@@ -116,6 +116,8 @@ pub struct Cvt<
     rd_fire: Signal<Local, Bit>,
     wr_fire: Signal<Local, Bit>,
     acc: Signal<Local, Bits<B>>,
+    q_acc: Signal<Local, Bits<WPB>>,
+    rd_word_q: Signal<Local, Bits<64>>,
     clr: Signal<Local, Bits<WPB>>,
     set: Signal<Local, Bits<WPB>>,
     ids: [Constant<Bits<BW>>; B],
@@ -199,6 +201,8 @@ impl<
             rd_fire: Default::default(),
             wr_fire: Default::default(),
             acc: Default::default(),
+            q_acc: Default::default(),
+            rd_word_q: Default::default(),
             clr: Default::default(),
             set: Default::default(),
             ids: array_init::array_init(|i| Constant::new(Bits::<BW>::from(i as u64))),
@@ -282,7 +286,7 @@ impl<
         // Non-empty bits of the addressed words, the summary and the query.
         self.rd_nz.next = false;
         self.wr_nz.next = false;
-        self.q_words.next = self.zero_w.val();
+        self.q_acc.next = self.zero_w.val();
         self.acc.next = self.zero_b.val();
         for b in 0..B {
             if self.rd_block.val() == self.ids[b].val() {
@@ -292,13 +296,16 @@ impl<
                 self.wr_nz.next = (self.nz[b].q.val() & self.wr_word_bit.val()).any();
             }
             if self.q_block.val() == self.ids[b].val() {
-                self.q_words.next = self.nz[b].q.val();
+                self.q_acc.next = self.nz[b].q.val();
             }
             if self.nz[b].q.val().any() {
                 self.acc.next = self.acc.val() | self.block_bit[b].val();
             }
         }
+        // Ports are assigned once: a default-then-override glitch on an output wakes
+        // the parent's and the other children's blocks again under Icarus.
         self.nonempty.next = self.acc.val();
+        self.q_words.next = self.q_acc.val();
         // Handshakes: reads first; a write yields to a read of its bank and to a
         // read-modify-write in progress; a read of the word being written waits.
         self.rd_ready.next = !(self.pend.q.val()
@@ -330,12 +337,13 @@ impl<
         }
         // Read response.
         self.rd_data_valid.next = self.resp_valid.q.val();
-        self.rd_data.next = self.zero64.val();
+        self.rd_word_q.next = self.zero64.val();
         for k in 0..BANKS {
             if self.resp_nz.q.val() & (self.resp_bank.q.val() == self.bank_ids[k].val()) {
-                self.rd_data.next = self.bank[k].read_data.val();
+                self.rd_word_q.next = self.bank[k].read_data.val();
             }
         }
+        self.rd_data.next = self.rd_word_q.val();
         self.resp_valid.d.next = self.rd_fire.val();
         self.resp_nz.d.next = self.rd_fire.val() & self.rd_nz.val();
         self.resp_bank.d.next = self.rd_bank.val();

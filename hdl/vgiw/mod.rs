@@ -3,4 +3,6 @@ pub mod bbs;
 pub mod cvt;
 pub mod cvu_initiator;
 pub mod cvu_terminator;
+pub mod lvc;
+pub mod lvc_bank;
 pub mod vgiw_control;

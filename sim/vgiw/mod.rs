@@ -3,4 +3,5 @@ pub mod bbs;
 pub mod cvt;
 pub mod cvu_initiator;
 pub mod cvu_terminator;
+pub mod lvc;
 pub mod vgiw_control;

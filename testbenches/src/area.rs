@@ -1,28 +1,75 @@
-//! `weft area`: Yosys synthesis per preset. Cells after `synth -flatten` (Yosys's
-//! generic gate library), flip-flop bits, and a transistor estimate from
-//! `stat -tech cmos` after legalizing every flip-flop to a plain `$_DFF_P_` (synchronous
-//! resets and enables become logic) and mapping to CMOS gates with `abc -g cmos2`.
+//! `weft area`: technology-independent and FPGA area of a preset, all from one Yosys run.
+//!
+//! - `cells`, `flip_flops`: Yosys's generic gate library after `synth -flatten`, except
+//!   that memories stay `$mem_v2` cells (the fine-grained steps of `synth` are run
+//!   without `memory_map`), so RAM widgets are not counted as flip-flops; their storage
+//!   is `ram_bits` (sum of SIZE x WIDTH over the memory cells).
+//! - `gates`, `logic_depth`: the same netlist mapped by ABC to 2-input gates (AND, NAND,
+//!   OR, NOR, XOR, XNOR, ANDNOT, ORNOT, plus inverters); `gates` excludes flip-flops and
+//!   memories, `logic_depth` is Yosys `ltp -noff` (gates on the longest path between
+//!   registers and ports), a timing figure that does not depend on a cell library.
+//! - `transistors`: `stat -tech cmos` after legalizing every flip-flop to a plain
+//!   `$_DFF_P_` (synchronous resets and enables become logic) and `abc -g cmos2`;
+//!   memories are not included (Yosys has no transistor figure for them).
+//! - `xilinx_*`: `synth_xilinx -flatten` (7-series): LUT1..LUT6, FD* flip-flops, LUT-RAM
+//!   and block-RAM primitives.
 use crate::tools::{transcript, YOSYS};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Area {
     pub preset: String,
     pub cells: u64,
     pub flip_flops: u64,
     pub transistors: u64,
+    pub ram_bits: u64,
+    pub gates: u64,
+    pub logic_depth: u64,
+    pub xilinx_luts: u64,
+    pub xilinx_ffs: u64,
+    pub xilinx_lutram: u64,
+    pub xilinx_bram: u64,
 }
 
-/// Synthesizes `file` (top `name`) and reads the three figures from Yosys's log.
+const GENERIC: &str = "==weft generic==";
+const GATES: &str = "==weft gates==";
+const CMOS: &str = "==weft cmos==";
+const XILINX: &str = "==weft xilinx==";
+
+/// The Yosys script behind every figure; markers split its log into sections.
+pub fn script(name: &str, file: &Path) -> String {
+    let marker = |m: &str| format!("tee -a /dev/stdout log {m}");
+    [
+        format!("read_verilog {}", file.display()),
+        "design -save read".into(),
+        format!("synth -flatten -top {name} -run :fine"),
+        // `synth`'s fine and check steps without memory_map: RAMs stay $mem_v2 cells.
+        "opt -fast -full; opt -full; techmap; opt -fast; abc -fast; opt -fast; check".into(),
+        marker(GENERIC),
+        "tee -a /dev/stdout stat".into(),
+        "tee -a /dev/stdout dump t:$mem_v2 t:$mem %u".into(),
+        "design -save generic".into(),
+        "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT; opt_clean".into(),
+        marker(GATES),
+        "tee -a /dev/stdout stat".into(),
+        "tee -a /dev/stdout ltp -noff".into(),
+        "design -load generic".into(),
+        "dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; opt_clean".into(),
+        marker(CMOS),
+        "tee -a /dev/stdout stat -tech cmos".into(),
+        "design -load read".into(),
+        format!("synth_xilinx -flatten -top {name}"),
+        marker(XILINX),
+        "tee -a /dev/stdout stat".into(),
+    ]
+    .join("; ")
+}
+
+/// Synthesizes `file` (top `name`) and reads every figure from Yosys's log.
 pub fn area_of(name: &str, file: &Path) -> Result<Area, String> {
-    let script = format!(
-        "read_verilog {}; synth -flatten -top {name}; tee -o /dev/stdout stat; \
-         dfflegalize -cell $_DFF_P_ 01; abc -g cmos2; opt_clean; tee -o /dev/stdout stat -tech cmos",
-        file.display()
-    );
     let dir = std::env::current_dir().map_err(|e| e.to_string())?;
-    let out = YOSYS.run(&["-q", "-p", &script], &dir)?;
+    let out = YOSYS.run(&["-q", "-p", &script(name, file)], &dir)?;
     if !out.status.success() {
         return Err(format!(
             "yosys synthesis of {name} failed:\n{}",
@@ -32,54 +79,176 @@ pub fn area_of(name: &str, file: &Path) -> Result<Area, String> {
     parse_stats(name, &String::from_utf8_lossy(&out.stdout))
 }
 
-/// Parses two `stat` reports: the generic one, then the `-tech cmos` one.
-pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
-    let generic = log
-        .split("Estimated number of transistors")
-        .next()
-        .unwrap_or_default();
-    let first_stat = generic.split("=== ").nth(1).unwrap_or(generic);
-    let number = |line: &str| {
-        line.split_whitespace()
-            .last()
-            .and_then(|n| n.parse::<u64>().ok())
+/// The text between `marker` and the next marker (or the end).
+fn section<'a>(log: &'a str, marker: &str) -> Option<&'a str> {
+    let start = log.find(marker)? + marker.len();
+    let rest = &log[start..];
+    let end = rest.find("==weft ").unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+/// A number as Yosys prints it: decimal, or sized binary (`32'00..0100`).
+fn yosys_number(text: &str) -> Option<u64> {
+    let t = text.trim().trim_end_matches('+');
+    match t.split_once('\'') {
+        Some((_, bits)) => u64::from_str_radix(bits.trim_start_matches(['s', 'b']), 2).ok(),
+        None => t.parse().ok(),
+    }
+}
+
+/// `(cell type, count)` for every cell line of the first `stat` report in `text`.
+pub fn cell_counts(text: &str) -> Vec<(String, u64)> {
+    let Some(start) = text.find("Number of cells:") else {
+        return vec![];
     };
-    let cells = first_stat
+    text[start..]
+        .lines()
+        .skip(1)
+        .map_while(|l| {
+            let mut words = l.split_whitespace();
+            let (kind, n, extra) = (words.next()?, words.next()?, words.next());
+            if extra.is_some() {
+                return None;
+            }
+            Some((kind.to_string(), yosys_number(n)?))
+        })
+        .collect()
+}
+
+fn last_number(line: &str) -> Option<u64> {
+    line.split_whitespace().last().and_then(yosys_number)
+}
+
+/// Total storage of the memory cells in a `dump` of `$mem`/`$mem_v2` cells.
+pub fn memory_bits(dump: &str) -> u64 {
+    let mut total = 0;
+    let (mut size, mut width) = (None, None);
+    for line in dump.lines().map(str::trim) {
+        if line.starts_with("cell $mem") {
+            (size, width) = (Some(0), Some(0));
+        } else if let Some(v) = line.strip_prefix("parameter \\SIZE ") {
+            size = yosys_number(v);
+        } else if let Some(v) = line.strip_prefix("parameter \\WIDTH ") {
+            width = yosys_number(v);
+        } else if line == "end" {
+            if let (Some(s), Some(w)) = (size, width) {
+                total += s * w;
+            }
+            (size, width) = (None, None);
+        }
+    }
+    total
+}
+
+/// Parses the sectioned log of [`script`].
+pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
+    let missing = |what: &str| format!("no {what} in Yosys's report for {name}");
+    let generic = section(log, GENERIC).ok_or_else(|| missing("generic statistics"))?;
+    let cells = generic
         .lines()
         .find(|l| l.trim_start().starts_with("Number of cells:"))
-        .and_then(number)
-        .ok_or_else(|| format!("no cell count in Yosys's report for {name}"))?;
-    let flip_flops = first_stat
-        .lines()
-        .filter(|l| {
-            let t = l.trim_start();
-            t.starts_with("$_") && t.contains("DFF")
-        })
-        .filter_map(number)
+        .and_then(last_number)
+        .ok_or_else(|| missing("cell count"))?;
+    let counts = cell_counts(generic);
+    let is_ff = |k: &str| k.starts_with("$_") && k.contains("DFF");
+    let flip_flops = counts.iter().filter(|(k, _)| is_ff(k)).map(|c| c.1).sum();
+    let ram_bits = memory_bits(generic);
+
+    let gate_text = section(log, GATES).ok_or_else(|| missing("gate statistics"))?;
+    const GATE_TYPES: [&str; 11] = [
+        "$_AND_",
+        "$_NAND_",
+        "$_OR_",
+        "$_NOR_",
+        "$_XOR_",
+        "$_XNOR_",
+        "$_ANDNOT_",
+        "$_ORNOT_",
+        "$_NOT_",
+        "$_BUF_",
+        "$_MUX_",
+    ];
+    let gate_counts = cell_counts(gate_text);
+    if gate_counts.is_empty() && !gate_text.contains("Number of cells:") {
+        return Err(missing("gate count"));
+    }
+    let gates = gate_counts
+        .iter()
+        .filter(|(k, _)| GATE_TYPES.contains(&k.as_str()))
+        .map(|c| c.1)
         .sum();
-    let transistors = log
+    let logic_depth = gate_text
         .lines()
-        .find(|l| l.contains("Estimated number of transistors"))
-        .and_then(number)
-        .ok_or_else(|| format!("no transistor estimate in Yosys's report for {name}"))?;
+        .find(|l| l.starts_with("Longest topological path"))
+        .and_then(|l| l.split("length=").nth(1))
+        .and_then(|r| yosys_number(r.trim_end_matches(['(', ')', ':'])))
+        .ok_or_else(|| missing("longest path (ltp)"))?;
+
+    let transistors = section(log, CMOS)
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.contains("Estimated number of transistors"))
+                .and_then(last_number)
+        })
+        .ok_or_else(|| missing("transistor estimate"))?;
+
+    let xilinx = section(log, XILINX).ok_or_else(|| missing("synth_xilinx statistics"))?;
+    let xc = cell_counts(xilinx);
+    if xc.is_empty() {
+        return Err(missing("synth_xilinx cell count"));
+    }
+    let sum_of = |keep: &dyn Fn(&str) -> bool| -> u64 {
+        xc.iter().filter(|(k, _)| keep(k)).map(|c| c.1).sum()
+    };
+    let xilinx_luts = sum_of(&|k| k.len() == 4 && k.starts_with("LUT"));
+    let xilinx_ffs = sum_of(&|k| k.starts_with("FD"));
+    let xilinx_bram = sum_of(&|k| k.starts_with("RAMB"));
+    let xilinx_lutram = sum_of(&|k| k.starts_with("RAM") && !k.starts_with("RAMB") && k.len() > 3);
     Ok(Area {
         preset: name.to_string(),
         cells,
         flip_flops,
         transistors,
+        ram_bits,
+        gates,
+        logic_depth,
+        xilinx_luts,
+        xilinx_ffs,
+        xilinx_lutram,
+        xilinx_bram,
     })
 }
 
 /// The area table as text.
 pub fn table(rows: &[Area]) -> String {
     let mut s = format!(
-        "{:<28} {:>8} {:>10} {:>12}\n",
-        "preset", "cells", "flip-flops", "transistors"
+        "{:<28} {:>7} {:>6} {:>8} {:>7} {:>6} {:>11} {:>7} {:>7} {:>7} {:>5}\n",
+        "preset",
+        "cells",
+        "FFs",
+        "RAM bits",
+        "gates",
+        "depth",
+        "transistors",
+        "xc LUT",
+        "xc FF",
+        "xc LUTRAM",
+        "BRAM"
     );
     for a in rows {
         s.push_str(&format!(
-            "{:<28} {:>8} {:>10} {:>12}\n",
-            a.preset, a.cells, a.flip_flops, a.transistors
+            "{:<28} {:>7} {:>6} {:>8} {:>7} {:>6} {:>11} {:>7} {:>7} {:>9} {:>5}\n",
+            a.preset,
+            a.cells,
+            a.flip_flops,
+            a.ram_bits,
+            a.gates,
+            a.logic_depth,
+            a.transistors,
+            a.xilinx_luts,
+            a.xilinx_ffs,
+            a.xilinx_lutram,
+            a.xilinx_bram
         ));
     }
     s
@@ -89,19 +258,48 @@ pub fn table(rows: &[Area]) -> String {
 mod tests {
     use super::*;
 
+    /// Trimmed from a real Yosys 0.23 run of `script` on cvt_8x256 (memory dump shortened
+    /// to two of its eight banks and the path listing to its ends).
+    const CAPTURED: &str = include_str!("../../tests/data/yosys_area_cvt.log");
+
     #[test]
-    fn parses_yosys_stat_reports() {
-        let log = "\n=== blk ===\n\n   Number of wires:                208\n   Number of cells:                144\n     $_ANDNOT_                      36\n     $_DFF_P_                       12\n     $_SDFF_PP0_                     3\n     $_OR_                          37\n\n=== blk ===\n   Number of cells:                202\n     $_DFF_P_                       15\n     $_NAND_                        72\n\n   Estimated number of transistors:        878\n";
-        let a = parse_stats("blk", log).unwrap();
+    fn parses_a_captured_area_log() {
+        let a = parse_stats("cvt_8x256", CAPTURED).unwrap();
         assert_eq!(
             a,
             Area {
-                preset: "blk".into(),
-                cells: 144,
-                flip_flops: 15,
-                transistors: 878
+                preset: "cvt_8x256".into(),
+                cells: 2277,
+                flip_flops: 107,
+                transistors: 18338,
+                ram_bits: 2 * 4 * 64,
+                gates: 50 + 577 + 1945 + 573 + 5 + 533 + 5,
+                logic_depth: 17,
+                xilinx_luts: 105 + 66 + 525 + 51 + 317,
+                xilinx_ffs: 619,
+                xilinx_lutram: 88,
+                xilinx_bram: 0,
             }
         );
+    }
+
+    #[test]
+    fn a_truncated_log_is_an_error_not_zeroes() {
         assert!(parse_stats("blk", "garbage").is_err());
+        let without_xilinx = CAPTURED.split(XILINX).next().unwrap();
+        let err = parse_stats("cvt_8x256", without_xilinx).unwrap_err();
+        assert!(err.contains("synth_xilinx"), "{err}");
+        let without_ltp: String = CAPTURED
+            .lines()
+            .filter(|l| !l.starts_with("Longest"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(parse_stats("cvt_8x256", &without_ltp).is_err());
+    }
+
+    #[test]
+    fn reads_sized_binary_parameters() {
+        let dump = "cell $mem_v2 \\m\n parameter \\SIZE 32'00000000000000000000000100000000\n parameter \\WIDTH 8\nend\n";
+        assert_eq!(memory_bits(dump), 256 * 8);
     }
 }

@@ -9,12 +9,14 @@ pub mod cgrf;
 pub mod convert;
 pub mod cosim;
 pub mod dom;
+pub mod fpga;
 #[path = "lib/mod.rs"]
 #[allow(special_module_name)] // mirrors the `lib/` primitives folder of weft-hdl
 pub mod lib;
 pub mod lint;
 pub mod lwm;
 pub mod presets;
+pub mod report;
 pub mod run;
 pub mod sched;
 pub mod tools;

@@ -1,4 +1,4 @@
-//! The open tools weft drives (Yosys, Verilator, Icarus), found on `PATH` with a clear
+//! The open tools weft drives (Yosys, Verilator, Icarus, nextpnr), found on `PATH` with a clear
 //! message naming the Debian package when one is missing.
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -26,6 +26,11 @@ pub const VVP: Tool = Tool {
     program: "vvp",
     package: "iverilog",
 };
+/// Place and route for Lattice iCE40 (Debian's build carries the chip databases).
+pub const NEXTPNR_ICE40: Tool = Tool {
+    program: "nextpnr-ice40",
+    package: "nextpnr-ice40",
+};
 
 impl Tool {
     /// The tool's path, or a message saying how to install it.
@@ -50,6 +55,21 @@ impl Tool {
             .current_dir(dir)
             .output()
             .map_err(|e| format!("cannot run {}: {e}", exe.display()))
+    }
+}
+
+impl Tool {
+    /// The first line the tool prints for `--version` (`-V` for Yosys), for cache keys
+    /// and report headers.
+    pub fn version(&self) -> Result<String, String> {
+        let flag = if self.program == "yosys" {
+            "-V"
+        } else {
+            "--version"
+        };
+        let out = self.run(&[flag], std::path::Path::new("."))?;
+        let text = transcript(&out);
+        Ok(text.lines().next().unwrap_or_default().trim().to_string())
     }
 }
 

@@ -1,0 +1,231 @@
+//! `weft report`: one table of every preset (Markdown, and the rows for JSON) and a bar
+//! chart as SVG, from `weft area` and `weft fpga` figures; plus the cache key.
+use crate::area::Area;
+use crate::fpga::FpgaResult;
+use serde::{Deserialize, Serialize};
+
+/// One preset's figures.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Row {
+    pub preset: String,
+    /// What the inputs hashed to; a cached row is reused only under the same key.
+    pub key: String,
+    pub area: Area,
+    pub fpga: FpgaResult,
+}
+
+/// 64-bit FNV-1a over `parts` (each followed by a separator), as 16 hex digits: stable
+/// across runs, platforms and Rust versions, unlike `DefaultHasher`.
+pub fn cache_key(parts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// The iCE40 cell of the table: Fmax, or why there is none.
+pub fn fmax_cell(f: &FpgaResult) -> String {
+    match (&f.does_not_fit, f.fmax_median_mhz) {
+        (Some(_), _) => {
+            // nextpnr's count when it got that far, else Yosys's lower bound.
+            let needed = f
+                .logic_cells
+                .unwrap_or(f.total.luts.max(f.total.flip_flops));
+            format!("does not fit: {needed} of {} LCs", f.logic_cells_available)
+        }
+        (None, Some(mhz)) => format!("{mhz:.1}"),
+        (None, None) => "n/a".into(),
+    }
+}
+
+/// The Markdown table, with a header naming the tools and the command.
+pub fn markdown(rows: &[Row], header: &str) -> String {
+    let mut s = String::from(header);
+    s.push_str(
+        "\n| preset | cells | flip-flops | RAM bits | gates | logic depth | transistors | \
+         Xilinx LUTs | Xilinx FFs | iCE40 LCs (block) | iCE40 Fmax MHz |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for r in rows {
+        let a = &r.area;
+        let lcs = match r.fpga.logic_cells {
+            Some(lc) if r.fpga.does_not_fit.is_none() => {
+                let harness = r.fpga.harness.luts.max(r.fpga.harness.flip_flops);
+                format!("{lc} ({})", lc.saturating_sub(harness))
+            }
+            _ => "-".into(),
+        };
+        s.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.preset,
+            a.cells,
+            a.flip_flops,
+            a.ram_bits,
+            a.gates,
+            a.logic_depth,
+            a.transistors,
+            a.xilinx_luts,
+            a.xilinx_ffs,
+            lcs,
+            fmax_cell(&r.fpga)
+        ));
+    }
+    s
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Two horizontal bar charts side by side: 2-input gate count (log scale) and iCE40
+/// Fmax (linear); a preset that does not fit gets a label instead of a bar.
+pub fn svg(rows: &[Row], title: &str) -> String {
+    let (label_w, bar_w, gap, row_h, top) = (210.0, 300.0, 90.0, 18.0, 48.0);
+    let width = label_w + 2.0 * bar_w + gap + 40.0;
+    let height = top + row_h * rows.len() as f64 + 20.0;
+    let max_gates = rows.iter().map(|r| r.area.gates).max().unwrap_or(1).max(10) as f64;
+    let max_fmax = rows
+        .iter()
+        .filter_map(|r| r.fpga.fmax_median_mhz)
+        .fold(1.0f64, f64::max);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+         font-family=\"sans-serif\" font-size=\"11\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>\n\
+         <text x=\"{label_w}\" y=\"38\">2-input gates (log scale, max {max_gates:.0})</text>\n\
+         <text x=\"{:.0}\" y=\"38\">iCE40 Fmax, MHz (max {max_fmax:.1})</text>\n",
+        escape(title),
+        label_w + bar_w + gap
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let y = top + row_h * i as f64;
+        s.push_str(&format!(
+            "<text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n",
+            label_w - 6.0,
+            y + 12.0,
+            escape(&r.preset)
+        ));
+        let gates = (r.area.gates.max(1) as f64).log10() / max_gates.log10() * bar_w;
+        s.push_str(&format!(
+            "<rect x=\"{label_w}\" y=\"{y:.1}\" width=\"{gates:.1}\" height=\"{:.1}\" fill=\"#4e79a7\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\">{}</text>\n",
+            row_h - 4.0,
+            label_w + gates + 3.0,
+            y + 12.0,
+            r.area.gates
+        ));
+        let x = label_w + bar_w + gap;
+        match r.fpga.fmax_median_mhz {
+            Some(f) if r.fpga.does_not_fit.is_none() => {
+                let w = f / max_fmax * bar_w;
+                s.push_str(&format!(
+                    "<rect x=\"{x:.0}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"#f28e2b\"/>\n\
+                     <text x=\"{:.1}\" y=\"{:.1}\">{f:.1}</text>\n",
+                    row_h - 4.0,
+                    x + w + 3.0,
+                    y + 12.0
+                ));
+            }
+            _ => s.push_str(&format!(
+                "<text x=\"{x:.0}\" y=\"{:.1}\" fill=\"#999\">does not fit</text>\n",
+                y + 12.0
+            )),
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fpga::{Device, Ice40Cells};
+
+    fn row(name: &str, gates: u64, fmax: Option<f64>) -> Row {
+        let cells = Ice40Cells {
+            luts: 9000,
+            flip_flops: 100,
+            carries: 0,
+            ram_blocks: 0,
+        };
+        Row {
+            preset: name.into(),
+            key: "k".into(),
+            area: Area {
+                preset: name.into(),
+                cells: 1,
+                flip_flops: 2,
+                transistors: 3,
+                ram_bits: 4,
+                gates,
+                logic_depth: 5,
+                xilinx_luts: 6,
+                xilinx_ffs: 7,
+                xilinx_lutram: 0,
+                xilinx_bram: 0,
+            },
+            fpga: FpgaResult {
+                preset: name.into(),
+                device: Device::Hx8k,
+                part: Device::Hx8k.part().into(),
+                target_mhz: 100.0,
+                harness_input_bits: 1,
+                harness_output_bits: 1,
+                total: cells,
+                harness: Ice40Cells {
+                    luts: 10,
+                    flip_flops: 20,
+                    ..cells
+                },
+                does_not_fit: fmax.is_none().then(|| "too big".to_string()),
+                logic_cells: fmax.map(|_| 120),
+                logic_cells_available: 7680,
+                ram_blocks: fmax.map(|_| 0),
+                seeds: vec![1, 2, 3],
+                fmax_per_seed_mhz: fmax.into_iter().collect(),
+                fmax_median_mhz: fmax,
+            },
+        }
+    }
+
+    #[test]
+    fn table_shows_fmax_or_the_reason() {
+        let md = markdown(
+            &[row("small", 50, Some(123.456)), row("big", 5000, None)],
+            "# t\n",
+        );
+        assert!(
+            md.contains("| `small` | 1 | 2 | 4 | 50 | 5 | 3 | 6 | 7 | 120 (100) | 123.5 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| - | does not fit: 9000 of 7680 LCs |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn chart_has_one_bar_per_fitting_preset() {
+        let s = svg(&[row("a<b", 50, Some(100.0)), row("big", 5000, None)], "t");
+        assert_eq!(s.matches("fill=\"#4e79a7\"").count(), 2);
+        assert_eq!(s.matches("fill=\"#f28e2b\"").count(), 1);
+        assert!(s.contains("a&lt;b") && s.contains("does not fit"));
+    }
+
+    #[test]
+    fn cache_key_changes_with_any_part() {
+        let k = cache_key(&["module a; endmodule", "Yosys 0.23"]);
+        assert_eq!(k.len(), 16);
+        assert_ne!(k, cache_key(&["module a; endmodule", "Yosys 0.24"]));
+        assert_ne!(k, cache_key(&["module a; endmodule Yosys 0.23"]));
+        // FNV-1a 64 of the empty input is its offset basis.
+        assert_eq!(cache_key(&[]), "cbf29ce484222325");
+    }
+}

@@ -1,0 +1,259 @@
+//! The FPGA and ASIC flows end to end through the `weft` binary: the iCE40 harness,
+//! synthesis, place and route and Fmax; the extended `weft area`; `weft report` and its
+//! cache; the messages for a design that does not fit and for a missing tool.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("weft runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("weft-flows-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// Flip-flops of the harness: the input chain, the output register (outputs plus the
+/// chain's far end) and one register per XOR level of four.
+fn harness_flip_flops(inputs: u64, outputs: u64) -> u64 {
+    let mut width = outputs + 1;
+    let mut total = inputs + width;
+    while width > 1 {
+        width = width.div_ceil(4);
+        total += width;
+    }
+    total
+}
+
+#[test]
+fn fpga_places_and_routes_a_small_preset() {
+    let out = weft(&["fpga", "sub_warp_unit_4x8", "--seeds", "2", "--json"]);
+    let r = json(&out);
+    // Ports of sub_warp_unit_4x8: reset, load, mask_in[32], mode[2] in; sub_valid,
+    // sub_mask[4], sub_rows[12] (4 x 3-bit row numbers), last, stall out.
+    assert_eq!(r["harness_input_bits"], 1 + 1 + 32 + 2);
+    assert_eq!(r["harness_output_bits"], 1 + 4 + 12 + 1 + 1);
+    assert_eq!(r["seeds"], serde_json::json!([1, 2]));
+    let per_seed = r["fmax_per_seed_mhz"].as_array().unwrap();
+    assert_eq!(per_seed.len(), 2);
+    let fmax = r["fmax_median_mhz"].as_f64().unwrap();
+    assert!(fmax > 10.0 && fmax < 1000.0, "Fmax {fmax} MHz");
+    let mean = per_seed.iter().map(|f| f.as_f64().unwrap()).sum::<f64>() / 2.0;
+    assert!(
+        (fmax - mean).abs() < 1e-9,
+        "median of two seeds is their mean"
+    );
+    assert!(r["does_not_fit"].is_null());
+    let harness_ffs = r["harness"]["flip_flops"].as_u64().unwrap();
+    assert_eq!(harness_ffs, harness_flip_flops(36, 19));
+    // The block's own registers: the 32-bit mask copy and the 2-bit mode (SPEC §2.1).
+    let total_ffs = r["total"]["flip_flops"].as_u64().unwrap();
+    assert_eq!(total_ffs - harness_ffs, 32 + 2);
+    let lcs = r["logic_cells"].as_u64().unwrap();
+    let luts = r["total"]["luts"].as_u64().unwrap();
+    assert!(
+        lcs >= luts.max(total_ffs) && lcs <= luts + total_ffs && lcs <= 7680,
+        "{lcs} logic cells for {luts} LUT4 and {total_ffs} flip-flops"
+    );
+
+    let human = weft(&["fpga", "sub_warp_unit_4x8", "--seeds", "1", "--freq", "50"]);
+    let t = text(&human);
+    assert!(human.status.success(), "{t}");
+    assert!(
+        t.contains("harness alone") && t.contains("Fmax") && t.contains("target 50 MHz"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_preset_too_big_for_the_part_says_so_and_exits_cleanly() {
+    // The 256-thread sub_warp_unit with its harness needs about 1 600 logic cells; an
+    // iCE40HX1K has 1 280 (the big presets overflow an HX8K the same way, but their
+    // synthesis takes minutes).
+    let out = weft(&["fpga", "sub_warp_unit", "--device", "hx1k", "--seeds", "1"]);
+    let t = text(&out);
+    assert!(out.status.success(), "not fitting is a clean exit: {t}");
+    let line = t
+        .lines()
+        .find(|l| l.contains("sub_warp_unit does not fit an iCE40HX1K-TQ144: "))
+        .unwrap_or_else(|| panic!("{t}"));
+    let needed: u64 = line
+        .split(": ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(needed > 1280, "{line}");
+    assert!(
+        line.contains("logic cells needed, 1280 available"),
+        "{line}"
+    );
+    assert!(!t.contains("Fmax"), "{t}");
+
+    let out = weft(&[
+        "fpga",
+        "sub_warp_unit",
+        "--device",
+        "hx1k",
+        "--seeds",
+        "1",
+        "--json",
+    ]);
+    let r = json(&out);
+    assert!(r["fmax_median_mhz"].is_null() && r["fmax_per_seed_mhz"] == serde_json::json!([]));
+    assert_eq!(r["logic_cells"], needed);
+}
+
+#[test]
+fn missing_nextpnr_names_the_package() {
+    let bin = scratch("nopnr");
+    let yosys = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("yosys"))
+        .find(|p| p.is_file())
+        .expect("yosys on PATH");
+    std::os::unix::fs::symlink(&yosys, bin.join("yosys")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["fpga", "sub_warp_unit_4x8"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", &bin)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let t = text(&out);
+    assert!(
+        t.contains("`nextpnr-ice40` not found") && t.contains("apt-get install -y nextpnr-ice40"),
+        "{t}"
+    );
+}
+
+#[test]
+fn bad_fpga_options_are_refused() {
+    for args in [
+        &["fpga", "sub_warp_unit_4x8", "--seeds", "0"][..],
+        &["fpga", "sub_warp_unit_4x8", "--freq", "-5"],
+        &["fpga", "no_such_preset"],
+    ] {
+        let out = weft(args);
+        assert!(!out.status.success(), "{args:?}: {}", text(&out));
+    }
+}
+
+/// RAM bits of every `reg[hi:lo] name[a:b];` array in an exported file (rust-hdl writes
+/// one module per RAM instance, so each declaration is one memory).
+fn declared_ram_bits(file: &Path) -> u64 {
+    let range = |r: &str| -> u64 {
+        let (hi, lo) = r.trim_matches(['[', ']']).split_once(':').unwrap();
+        hi.trim()
+            .parse::<i64>()
+            .unwrap()
+            .abs_diff(lo.trim().parse().unwrap())
+            + 1
+    };
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("reg[")?;
+            let (width, rest) = rest.split_once(']')?;
+            let depth = rest.split_once('[')?.1.split_once(']')?.0;
+            Some(range(width) * range(depth))
+        })
+        .sum()
+}
+
+#[test]
+fn area_reports_ram_bits_gates_depth_and_xilinx_figures() {
+    let out = weft(&["area", "--json", "sub_warp_unit_4x8", "cvt_8x256"]);
+    let rows = json(&out);
+    let rows = rows.as_array().unwrap();
+    let swu = &rows[0];
+    assert_eq!(swu["preset"], "sub_warp_unit_4x8");
+    assert_eq!(swu["flip_flops"], 32 + 2);
+    assert_eq!(swu["ram_bits"], 0);
+    assert_eq!(swu["xilinx_ffs"], 32 + 2);
+    let gates = swu["gates"].as_u64().unwrap();
+    let depth = swu["logic_depth"].as_u64().unwrap();
+    assert!(gates > 50 && depth >= 3 && depth < gates, "{swu}");
+    assert!(swu["xilinx_luts"].as_u64().unwrap() > 0);
+
+    let cvt = &rows[1];
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog_out/cvt_8x256.v");
+    let bits = declared_ram_bits(&file);
+    assert!(bits > 0, "cvt_8x256 has RAM widgets");
+    assert_eq!(cvt["ram_bits"], bits);
+    assert!(
+        cvt["flip_flops"].as_u64().unwrap() < bits,
+        "RAM contents are not counted as flip-flops: {cvt}"
+    );
+}
+
+#[test]
+fn report_writes_table_json_chart_and_reuses_its_cache() {
+    let out_dir = scratch("report");
+    let cache = out_dir.join("cache");
+    // Progress lines: `[ i/n] preset   cached` or `[ i/n] preset   12.3 s  iCE40: ...`.
+    let cached_lines = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with('[') && l.trim_end().ends_with("cached"))
+            .count()
+    };
+    let args = [
+        "report",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+        "--seeds",
+        "1",
+        "round_robin_scheduler",
+        "sub_warp_unit_4x8",
+    ];
+    let first = weft(&args);
+    let t = text(&first);
+    assert!(first.status.success(), "{t}");
+    assert!(t.contains("[ 2/2]") && cached_lines(&t) == 0, "{t}");
+    let md = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("report.json")).unwrap())
+            .unwrap();
+    let svg = std::fs::read_to_string(out_dir.join("report.svg")).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        let name = r["preset"].as_str().unwrap();
+        assert!(md.contains(&format!("| `{name}` |")), "{md}");
+        assert!(svg.contains(name));
+        let fmax = r["fpga"]["fmax_median_mhz"].as_f64().unwrap();
+        assert!(md.contains(&format!("| {fmax:.1} |")), "{md}");
+    }
+    assert_eq!(rows[1]["area"]["flip_flops"], 32 + 2);
+
+    let second = weft(&args);
+    let t = text(&second);
+    assert!(second.status.success(), "{t}");
+    assert_eq!(cached_lines(&t), 2, "{t}");
+    let again = std::fs::read_to_string(out_dir.join("report.json")).unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&again).unwrap(),
+        serde_json::Value::Array(rows.clone())
+    );
+}
