@@ -389,15 +389,7 @@ impl<
             _ => {}
         }
         if self.held.is_none() && !self.fabric.is_empty() && rng.gen_ratio(3, 4) {
-            let ready: Vec<usize> = (0..self.fabric.len())
-                .filter(|&j| self.fabric[j].2 <= cycle)
-                .collect();
-            if !ready.is_empty() {
-                let j = ready[rng.gen_range(0..ready.len())];
-                let (t, b, _) = self.fabric.swap_remove(j);
-                let taken = k.decide(t, b, self.visits[t][b]);
-                self.held = Some((t, b, taken));
-            }
+            self.held = k.finish_one(&mut self.fabric, &self.visits, cycle, rng);
         }
         i.fin = self.held.map(|(t, _, taken)| Finished {
             id: t as u16,

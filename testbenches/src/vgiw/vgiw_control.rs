@@ -40,6 +40,27 @@ fn random_outcome(seed: u64, thread: usize, block: usize, visit: u32) -> bool {
 }
 
 impl Kernel {
+    /// The stand-in fabric returns one thread: any whose latency has elapsed, in any
+    /// order (`fabric` holds (thread, block, ready cycle)); gives (thread, block,
+    /// branch taken), or `None` when no thread is ready yet.
+    pub fn finish_one(
+        &self,
+        fabric: &mut Vec<(usize, usize, u64)>,
+        visits: &[Vec<u32>],
+        cycle: u64,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(usize, usize, bool)> {
+        let ready: Vec<usize> = (0..fabric.len())
+            .filter(|&j| fabric[j].2 <= cycle)
+            .collect();
+        if ready.is_empty() {
+            return None;
+        }
+        let j = ready[rng.gen_range(0..ready.len())];
+        let (t, b, _) = fabric.swap_remove(j);
+        Some((t, b, self.decide(t, b, visits[t][b])))
+    }
+
     /// A random CFG: outcome 0 goes forward (or leaves from the last block), outcome 1
     /// goes anywhere (loops), forward, or leaves.
     pub fn random(blocks: usize, tile: usize, rng: &mut ChaCha8Rng) -> Kernel {
@@ -298,16 +319,7 @@ impl<
             _ => {}
         }
         if self.held.is_none() && !self.fabric.is_empty() && rng.gen_ratio(3, 4) {
-            // Any thread whose latency has elapsed, in any order.
-            let ready: Vec<usize> = (0..self.fabric.len())
-                .filter(|&j| self.fabric[j].2 <= cycle)
-                .collect();
-            if !ready.is_empty() {
-                let j = ready[rng.gen_range(0..ready.len())];
-                let (t, b, _) = self.fabric.swap_remove(j);
-                let taken = k.decide(t, b, self.visits[t][b]);
-                self.held = Some((t, b, taken));
-            }
+            self.held = k.finish_one(&mut self.fabric, &self.visits, cycle, rng);
         }
         i.fin = self.held.map(|(t, _, taken)| Finished {
             id: t as u16,
