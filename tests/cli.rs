@@ -171,8 +171,9 @@ fn area_reports_presets_as_json() {
     assert_eq!(row("capri_decision")["flip_flops"], 0);
 }
 
-/// Co-simulation of every preset under both simulators, 100 000 cycles each, two
-/// presets at a time (the machine has two cores).
+/// Co-simulation of every preset under both simulators, 100 000 cycles each (see
+/// `suite_cosim_cycles` for the exception), two presets at a time (the machine has two
+/// cores).
 #[test]
 fn every_preset_cosimulates_without_mismatch() {
     let queue = std::sync::Mutex::new(presets());
@@ -183,11 +184,12 @@ fn every_preset_cosimulates_without_mismatch() {
                 let Some(name) = queue.lock().unwrap().pop() else {
                     break;
                 };
+                let cycles = weft_testbenches::presets::suite_cosim_cycles(&name).to_string();
                 let out = weft(&[
                     "cosim",
                     &name,
                     "--cycles",
-                    "100000",
+                    &cycles,
                     "--seed",
                     "11",
                     "--simulator",
@@ -195,7 +197,8 @@ fn every_preset_cosimulates_without_mismatch() {
                 ]);
                 let t = text(&out);
                 println!("{t}");
-                if !out.status.success() || t.matches("100000 cycles, 0 mismatches").count() != 2 {
+                let clean = format!("{cycles} cycles, 0 mismatches");
+                if !out.status.success() || t.matches(&clean).count() != 2 {
                     failures.lock().unwrap().push(format!("{name}: {t}"));
                 }
             });

@@ -1,10 +1,12 @@
 //! Compute unit (`vgiw-control-flow-coalescing.txt` §3.5 "Compute units"; SPEC §6): a
 //! token buffer and a merged ALU/FPU pipeline executing one configured opcode on the
-//! fired entry's operands, one issue per cycle, fixed latency for every opcode.
+//! fired entry's operands, one issue per cycle, fixed latency for every opcode. An
+//! optional configured immediate stands in for the opcode's last operand
+//! (`c = a * b + k` needs no unit producing `k`).
 //!
 //! ```text
 //!  links a b c ─> token_buffer ──fire──> S1 [op a b c] ─> int ALU ─────────────┐
-//!                 (VCS entries)             │   32x32 shift-add multiplier ─┐   │
+//!                 (VCS entries)  imm ─┘     │   32x32 shift-add multiplier ─┐   │
 //!                                           │   fp unpack, swap, align, add ┴> S2 [int | sign exp mant class]
 //!                                           │                                   │ leading-zero count, normalize,
 //!                                           │                                   │ round to nearest even, pack
@@ -13,7 +15,8 @@
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `cfg_valid`, `cfg_opcode` | in | 1, 4 | loads the opcode (table below) and the operand count (3 for `select`, else 2) |
+//! | `cfg_valid`, `cfg_opcode` | in | 1, 4 | loads the opcode (table below), the immediate and the operand count (3 for `select`, else 2; one fewer with an immediate) |
+//! | `cfg_imm_en`, `cfg_imm` | in | 1, 32 | loaded with `cfg_opcode`: the opcode's last operand (`b`; `c` for `select`) is `cfg_imm` and its link never accepts |
 //! | `opcode` | out | 4 | the configured opcode |
 //! | `a_*`, `b_*`, `c_*` | token links (`cgrf/mod.rs`) | | operands a, b, c |
 //! | `out_valid`, `out_ready`, `out_vc`, `out_tid`, `out_data` | out link | 1, 1, VB, 16, 32 | result token (all 0 when `out_valid` is low) |
@@ -22,7 +25,9 @@
 //!
 //! Opcodes: 0 add, 1 sub, 2 mul (low 32 bits), 3 and, 4 or, 5 xor, 6 shl, 7 shr
 //! (logical), 8 sra, 9 eq, 10 ne, 11 lt (signed), 12 ltu, 13 select (`a != 0 ? b : c`),
-//! 14 fadd, 15 fmul. Shifts use `b mod 32`; compares produce 0 or 1.
+//! 14 fadd, 15 fmul. Shifts use `b mod 32`; compares produce 0 or 1. With the
+//! immediate enabled, `b` (`c` for `select`) is the immediate: `add` gives `a + imm`,
+//! `select` gives `a != 0 ? b : imm`.
 //!
 //! Float semantics (IEEE-754 binary32, the golden model is Rust's `f32` plus these):
 //! round to nearest even; subnormal inputs read as zero of the same sign; a subnormal
@@ -41,9 +46,10 @@
 //! `out_ready` is that advance signal, so `out_ready` reaches the buffer's fire
 //! combinationally.
 //!
-//! Storage: the token buffer (`VCS x 115 + VB + 3`) + opcode 4 + S1 `1 + VB + 16 + 4 +
-//! 96` + S2 `1 + VB + 16 + 4 + 32 + 1 + 32 + 64 + 2` + S3 `1 + VB + 16 + 32` flip-flops:
-//! 2 181 for 16 channels (the `compute_unit` preset), before Yosys trims constant bits.
+//! Storage: the token buffer (`VCS x 115 + VB + 3`) + configuration 4 + 1 + 32 (opcode,
+//! imm_en, imm) + S1 `1 + VB + 16 + 4 + 96` + S2 `1 + VB + 16 + 4 + 32 + 1 + 32 + 64 +
+//! 2` + S3 `1 + VB + 16 + 32` flip-flops: 2 214 for 16 channels (the `compute_unit`
+//! preset), before Yosys trims constant bits.
 //!
 //! Choices where the paper is silent:
 //! - One multiplier (a 32 x 32 shift-add array, 64-bit product) serves `mul` (low
@@ -51,9 +57,17 @@
 //! - The float adder aligns into a 64-bit frame (39 bits below the significand) with
 //!   a sticky bit jammed into bit 0, so the rounding of S2 is exact.
 //! - The opcode travels with each entry: reconfiguring does not change results in
-//!   flight. Reset clears the pipeline and leaves opcode `add` with one operand
-//!   (`a + 0`, a move) until the first configuration write.
+//!   flight. The immediate does too, at no cost in flip-flops: it is muxed into the
+//!   replaced operand's stage-1 register at the fire. Entries still waiting in the
+//!   token buffer take the configuration current at their fire; the operand count is
+//!   the token buffer's, written while the unit is idle (`busy` low), at kernel load.
+//! - Reset clears the pipeline and leaves opcode `add` with one operand (`a + 0`, a
+//!   move), imm_en 0, imm 0 until the first configuration write.
+//! - The immediate replaces the last operand only (never `a`): non-commutative
+//!   opcodes get `a - k`, `a << k`, `a < k`; a constant first operand is left to the
+//!   fabric's routing.
 use crate::cgrf::token_buffer::TokenBuffer;
+use crate::lib::widen::Widen;
 use rust_hdl::prelude::*;
 
 /// Compute unit over a token buffer of `VCS = 2^VB` channels.
@@ -67,6 +81,10 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     pub cfg_valid: Signal<In, Bit>,
     /// The operation (see the table in the header).
     pub cfg_opcode: Signal<In, Bits<4>>,
+    /// The opcode's last operand (`b`, or `c` for `select`) is `cfg_imm`, not a link.
+    pub cfg_imm_en: Signal<In, Bit>,
+    /// The immediate operand (loaded with `cfg_opcode`).
+    pub cfg_imm: Signal<In, Bits<32>>,
     /// The configured operation.
     pub opcode: Signal<Out, Bits<4>>,
     // operand link a
@@ -104,7 +122,12 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     /// An operand arrived for an entry holding another thread (sticky).
     pub tid_error: Signal<Out, Bit>,
     buffer: TokenBuffer<VCS, VB>,
+    /// The multiplier's operands zero-extended (a sized concatenation, not a bit loop).
+    widen_x: Widen<32, 64>,
+    widen_y: Widen<32, 64>,
     op: DFF<Bits<4>>,
+    imm_en: DFF<Bit>,
+    imm: DFF<Bits<32>>,
     // stage 1: the fired entry
     v1: DFF<Bit>,
     vc1: DFF<Bits<VB>>,
@@ -129,6 +152,12 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     vc3: DFF<Bits<VB>>,
     tid3: DFF<Bits<16>>,
     data3: DFF<Bits<32>>,
+    // configuration and issue
+    cfg_select: Signal<Local, Bit>,
+    cfg_operands: Signal<Local, Bits<2>>,
+    select_now: Signal<Local, Bit>,
+    issue_b: Signal<Local, Bits<32>>,
+    issue_c: Signal<Local, Bits<32>>,
     // stage 1 logic
     advance: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
@@ -187,6 +216,10 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     sign_word: Signal<Local, Bits<32>>,
     fp_res: Signal<Local, Bits<32>>,
     result: Signal<Local, Bits<32>>,
+    // the result link, each port assigned once
+    present_vc: Signal<Local, Bits<VB>>,
+    present_tid: Signal<Local, Bits<16>>,
+    present_data: Signal<Local, Bits<32>>,
     // constants
     op_add: Constant<Bits<4>>,
     op_sub: Constant<Bits<4>>,
@@ -204,7 +237,6 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     op_select: Constant<Bits<4>>,
     op_fadd: Constant<Bits<4>>,
     op_fmul: Constant<Bits<4>>,
-    bit64: [Constant<Bits<64>>; 32],
     sh6: [Constant<Bits<6>>; 32],
     zero6: Constant<Bits<6>>,
     one32: Constant<Bits<32>>,
@@ -240,6 +272,7 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     class_zero: Constant<Bits<2>>,
     class_inf: Constant<Bits<2>>,
     class_nan: Constant<Bits<2>>,
+    operands1: Constant<Bits<2>>,
     operands2: Constant<Bits<2>>,
     operands3: Constant<Bits<2>>,
 }
@@ -275,6 +308,8 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             reset: Default::default(),
             cfg_valid: Default::default(),
             cfg_opcode: Default::default(),
+            cfg_imm_en: Default::default(),
+            cfg_imm: Default::default(),
             opcode: Default::default(),
             a_valid: Default::default(),
             a_ready: Default::default(),
@@ -300,7 +335,11 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             tid_error: Default::default(),
             // asserts the VCS / VB relation
             buffer: Default::default(),
+            widen_x: Default::default(),
+            widen_y: Default::default(),
             op: Default::default(),
+            imm_en: Default::default(),
+            imm: Default::default(),
             v1: Default::default(),
             vc1: Default::default(),
             tid1: Default::default(),
@@ -321,6 +360,11 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             vc3: Default::default(),
             tid3: Default::default(),
             data3: Default::default(),
+            cfg_select: Default::default(),
+            cfg_operands: Default::default(),
+            select_now: Default::default(),
+            issue_b: Default::default(),
+            issue_c: Default::default(),
             advance: Default::default(),
             fire: Default::default(),
             float1: Default::default(),
@@ -376,6 +420,9 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             sign_word: Default::default(),
             fp_res: Default::default(),
             result: Default::default(),
+            present_vc: Default::default(),
+            present_tid: Default::default(),
+            present_data: Default::default(),
             op_add: Constant::new(Bits::<4>::from(opcode::ADD as u64)),
             op_sub: Constant::new(Bits::<4>::from(opcode::SUB as u64)),
             op_mul: Constant::new(Bits::<4>::from(opcode::MUL as u64)),
@@ -392,7 +439,6 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             op_select: Constant::new(Bits::<4>::from(opcode::SELECT as u64)),
             op_fadd: Constant::new(Bits::<4>::from(opcode::FADD as u64)),
             op_fmul: Constant::new(Bits::<4>::from(opcode::FMUL as u64)),
-            bit64: array_init::array_init(|i| Constant::new(Bits::<64>::from(1u64 << i))),
             sh6: array_init::array_init(|i| Constant::new(Bits::<6>::from(i as u64))),
             zero6: Constant::new(Bits::default()),
             one32: k32(1),
@@ -428,6 +474,7 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             class_zero: Constant::new(Bits::<2>::from(1u64)),
             class_inf: Constant::new(Bits::<2>::from(2u64)),
             class_nan: Constant::new(Bits::<2>::from(3u64)),
+            operands1: Constant::new(Bits::<2>::from(1u64)),
             operands2: Constant::new(Bits::<2>::from(2u64)),
             operands3: Constant::new(Bits::<2>::from(3u64)),
         }
@@ -438,19 +485,27 @@ impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, op, v1, vc1, tid1, op1, a1, b1, c1, v2, vc2, tid2, op2, int2, sign2, exp2,
-            mant2, class2, v3, vc3, tid3, data3
+            self, clock, op, imm_en, imm, v1, vc1, tid1, op1, a1, b1, c1, v2, vc2, tid2, op2, int2,
+            sign2, exp2, mant2, class2, v3, vc3, tid3, data3
         );
         self.buffer.clock.next = self.clock.val();
         self.buffer.reset.next = self.reset.val();
         // Configuration and the operand links go straight to the token buffer.
+        // An immediate replaces the last operand: the buffer waits for one fewer.
         self.buffer.cfg_valid.next = self.cfg_valid.val();
-        self.buffer.cfg_operands.next = self.operands2.val();
-        if self.cfg_opcode.val() == self.op_select.val() {
-            self.buffer.cfg_operands.next = self.operands3.val();
+        self.cfg_select.next = self.cfg_opcode.val() == self.op_select.val();
+        self.cfg_operands.next = self.operands2.val();
+        if self.cfg_select.val() & !self.cfg_imm_en.val() {
+            self.cfg_operands.next = self.operands3.val();
         }
+        if !self.cfg_select.val() & self.cfg_imm_en.val() {
+            self.cfg_operands.next = self.operands1.val();
+        }
+        self.buffer.cfg_operands.next = self.cfg_operands.val();
         if self.cfg_valid.val() {
             self.op.d.next = self.cfg_opcode.val();
+            self.imm_en.d.next = self.cfg_imm_en.val();
+            self.imm.d.next = self.cfg_imm.val();
         }
         self.opcode.next = self.op.q.val();
         self.buffer.a_valid.next = self.a_valid.val();
@@ -509,16 +564,10 @@ impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
             self.mul_x.next = self.sig_a.val();
             self.mul_y.next = self.sig_b.val();
         }
-        self.wide_x.next = self.zero64.val();
-        self.wide_y.next = self.zero64.val();
-        for i in 0..32 {
-            if self.mul_x.val().get_bit(i) {
-                self.wide_x.next = self.wide_x.val() | self.bit64[i].val();
-            }
-            if self.mul_y.val().get_bit(i) {
-                self.wide_y.next = self.wide_y.val() | self.bit64[i].val();
-            }
-        }
+        self.widen_x.narrow.next = self.mul_x.val();
+        self.widen_y.narrow.next = self.mul_y.val();
+        self.wide_x.next = self.widen_x.wide.val();
+        self.wide_y.next = self.widen_y.wide.val();
         self.product.next = self.zero64.val();
         for i in 0..32 {
             if self.mul_y.val().get_bit(i) {
@@ -720,14 +769,25 @@ impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
         }
 
         // ---- pipeline registers ----
+        // The immediate enters stage 1 in place of its operand, so it travels with
+        // the entry like the opcode.
+        self.select_now.next = self.op.q.val() == self.op_select.val();
+        self.issue_b.next = self.buffer.out_b.val();
+        if self.imm_en.q.val() & !self.select_now.val() {
+            self.issue_b.next = self.imm.q.val();
+        }
+        self.issue_c.next = self.buffer.out_c.val();
+        if self.imm_en.q.val() & self.select_now.val() {
+            self.issue_c.next = self.imm.q.val();
+        }
         if self.advance.val() {
             self.v1.d.next = self.fire.val();
             self.vc1.d.next = self.buffer.out_vc.val();
             self.tid1.d.next = self.buffer.out_tid.val();
             self.op1.d.next = self.op.q.val();
             self.a1.d.next = self.buffer.out_a.val();
-            self.b1.d.next = self.buffer.out_b.val();
-            self.c1.d.next = self.buffer.out_c.val();
+            self.b1.d.next = self.issue_b.val();
+            self.c1.d.next = self.issue_c.val();
             self.v2.d.next = self.v1.q.val();
             self.vc2.d.next = self.vc1.q.val();
             self.tid2.d.next = self.tid1.q.val();
@@ -743,16 +803,21 @@ impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
             self.data3.d.next = self.result.val();
         }
         self.out_valid.next = self.v3.q.val();
-        self.out_vc.next = self.zero_vc.val();
-        self.out_tid.next = self.zero16.val();
-        self.out_data.next = self.zero32.val();
+        self.present_vc.next = self.zero_vc.val();
+        self.present_tid.next = self.zero16.val();
+        self.present_data.next = self.zero32.val();
         if self.v3.q.val() {
-            self.out_vc.next = self.vc3.q.val();
-            self.out_tid.next = self.tid3.q.val();
-            self.out_data.next = self.data3.q.val();
+            self.present_vc.next = self.vc3.q.val();
+            self.present_tid.next = self.tid3.q.val();
+            self.present_data.next = self.data3.q.val();
         }
+        self.out_vc.next = self.present_vc.val();
+        self.out_tid.next = self.present_tid.val();
+        self.out_data.next = self.present_data.val();
         if self.reset.val() {
             self.op.d.next = self.op_add.val();
+            self.imm_en.d.next = false;
+            self.imm.d.next = self.zero32.val();
             self.v1.d.next = false;
             self.v2.d.next = false;
             self.v3.d.next = false;

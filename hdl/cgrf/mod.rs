@@ -13,9 +13,14 @@
 //! A virtual channel holds at most one thread at a time, so each token buffer entry
 //! serves one thread (§3.5).
 pub mod compute_unit;
+pub mod divide_tile;
 pub mod divider_copy;
+pub mod fabric;
+pub mod fabric_tile;
 pub mod load_store_unit;
+pub mod memory_tile;
 pub mod special_compute_unit;
 pub mod split_join;
 pub mod switch;
+pub mod thread_port;
 pub mod token_buffer;

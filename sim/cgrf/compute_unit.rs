@@ -1,5 +1,6 @@
 //! Compute unit model (SPEC §6; `vgiw-control-flow-coalescing.txt` §3.5 "Compute
-//! units"): a token buffer and a 3-stage pipeline executing one configured opcode.
+//! units"): a token buffer and a 3-stage pipeline executing one configured opcode,
+//! optionally with a configured immediate in place of the opcode's last operand.
 //! Cycle semantics: `outputs()` is what the unit presents this cycle; `clock()`
 //! applies a rising edge with this cycle's inputs.
 //!
@@ -11,8 +12,9 @@
 use crate::cgrf::token_buffer::{Fired, OperandToken, TokenBuffer, TokenBufferIn};
 
 /// The configured operation (`cfg_opcode`, 4 bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Opcode {
+    #[default]
     Add = 0,
     Sub = 1,
     /// Low 32 bits of the product.
@@ -72,6 +74,59 @@ impl Opcode {
         } else {
             2
         }
+    }
+}
+
+/// A configuration write (`cfg_opcode`, `cfg_imm_en`, `cfg_imm`). `Default` is the
+/// reset state: `add`, no immediate, immediate 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub opcode: Opcode,
+    /// The last operand (`b`; `c` for `select`) is `imm` instead of a link's token.
+    pub imm_en: bool,
+    /// Held even when disabled (as the register is), used only with `imm_en`.
+    pub imm: u32,
+}
+
+impl Config {
+    /// `opcode` on linked operands only.
+    pub fn op(opcode: Opcode) -> Self {
+        Self {
+            opcode,
+            imm_en: false,
+            imm: 0,
+        }
+    }
+
+    /// `opcode` with its last operand the constant `imm`.
+    pub fn with_imm(opcode: Opcode, imm: u32) -> Self {
+        Self {
+            opcode,
+            imm_en: true,
+            imm,
+        }
+    }
+
+    /// The operand slot the immediate replaces (`None` when disabled).
+    pub fn imm_slot(self) -> Option<usize> {
+        self.imm_en.then(|| usize::from(self.opcode.operands()) - 1)
+    }
+
+    /// Operands that arrive on links (the token buffer's count): slots `0..count`.
+    pub fn linked_operands(self) -> u8 {
+        self.opcode.operands() - u8::from(self.imm_en)
+    }
+
+    /// The result for the linked operands `[a, b, c]` (slots beyond the linked count
+    /// are ignored).
+    pub fn execute(self, linked: [u32; 3]) -> u32 {
+        let mut ops = [0; 3];
+        let n = usize::from(self.linked_operands());
+        ops[..n].copy_from_slice(&linked[..n]);
+        if let Some(slot) = self.imm_slot() {
+            ops[slot] = self.imm;
+        }
+        execute(self.opcode, ops[0], ops[1], ops[2])
     }
 }
 
@@ -160,8 +215,8 @@ pub struct ComputeUnitOut {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ComputeUnitIn {
     pub reset: bool,
-    /// A configuration write (`cfg_valid`, `cfg_opcode`).
-    pub cfg: Option<Opcode>,
+    /// A configuration write (`cfg_valid` with `cfg_opcode`, `cfg_imm_en`, `cfg_imm`).
+    pub cfg: Option<Config>,
     pub links: [Option<OperandToken>; 3],
     pub out_ready: bool,
 }
@@ -169,23 +224,29 @@ pub struct ComputeUnitIn {
 #[derive(Clone, Debug)]
 pub struct ComputeUnit {
     buffer: TokenBuffer,
-    opcode: Opcode,
+    config: Config,
     /// Stages 1..=LATENCY; the last one is presented.
     stages: [Option<ResultToken>; LATENCY],
 }
 
 impl ComputeUnit {
-    /// After reset the opcode is `add` with one operand (`a + 0`) until configured.
+    /// After reset the opcode is `add` with one operand (`a + 0`) and no immediate
+    /// until configured.
     pub fn new(vcs: usize) -> Self {
         Self {
             buffer: TokenBuffer::new(vcs),
-            opcode: Opcode::Add,
+            config: Config::default(),
             stages: [None; LATENCY],
         }
     }
 
     pub fn buffer(&self) -> &TokenBuffer {
         &self.buffer
+    }
+
+    /// The configuration in effect (applied at the next fire).
+    pub fn config(&self) -> Config {
+        self.config
     }
 
     fn advance(&self, out_ready: bool) -> bool {
@@ -197,7 +258,7 @@ impl ComputeUnit {
         ComputeUnitOut {
             link_ready: b.link_ready,
             out: self.stages[LATENCY - 1],
-            opcode: self.opcode,
+            opcode: self.config.opcode,
             busy: b.busy || self.stages.iter().any(Option::is_some),
             tid_error: b.tid_error,
         }
@@ -208,25 +269,27 @@ impl ComputeUnit {
         let advance = self.advance(i.out_ready);
         let fired = self.buffer.clock(&TokenBufferIn {
             reset: i.reset,
-            cfg: i.cfg.map(Opcode::operands),
+            cfg: i.cfg.map(Config::linked_operands),
             links: i.links,
             out_ready: advance,
         });
         if i.reset {
             self.stages = [None; LATENCY];
-            self.opcode = Opcode::Add;
+            self.config = Config::default();
             return None;
         }
+        // The configuration at the fire goes with the entry (a later write does not
+        // change it).
         if advance {
             self.stages.rotate_right(1);
             self.stages[0] = fired.map(|f| ResultToken {
                 vc: f.vc,
                 tid: f.tid,
-                data: execute(self.opcode, f.operands[0], f.operands[1], f.operands[2]),
+                data: self.config.execute(f.operands),
             });
         }
-        if let Some(op) = i.cfg {
-            self.opcode = op;
+        if let Some(config) = i.cfg {
+            self.config = config;
         }
         fired
     }
@@ -271,7 +334,7 @@ mod tests {
     fn three_stage_pipeline() {
         let mut cu = ComputeUnit::new(2);
         cu.clock(&ComputeUnitIn {
-            cfg: Some(Opcode::Mul),
+            cfg: Some(Config::op(Opcode::Mul)),
             ..Default::default()
         });
         let t = |vc, data| Some(OperandToken { vc, tid: 7, data });
@@ -289,5 +352,72 @@ mod tests {
         }
         let out = cu.outputs([0; 3]).out.unwrap();
         assert_eq!((out.vc, out.tid, out.data), (1, 7, 42));
+    }
+
+    #[test]
+    fn immediate_replaces_the_last_operand() {
+        let sub = Config::with_imm(Opcode::Sub, 5);
+        assert_eq!(sub.linked_operands(), 1);
+        assert_eq!(sub.execute([12, 99, 99]), 7);
+        let select = Config::with_imm(Opcode::Select, 9);
+        assert_eq!(select.linked_operands(), 2);
+        assert_eq!(select.execute([0, 4, 99]), 9);
+        assert_eq!(select.execute([1, 4, 99]), 4);
+        // disabled: the held immediate is ignored
+        let plain = Config {
+            imm: 77,
+            ..Config::op(Opcode::Add)
+        };
+        assert_eq!(plain.execute([1, 2, 3]), 3);
+    }
+
+    /// `a * b + k` through two models, the second with no `b` link.
+    #[test]
+    fn multiply_add_with_a_constant() {
+        let mut mul = ComputeUnit::new(2);
+        let mut add = ComputeUnit::new(2);
+        mul.clock(&ComputeUnitIn {
+            cfg: Some(Config::op(Opcode::Mul)),
+            ..Default::default()
+        });
+        add.clock(&ComputeUnitIn {
+            cfg: Some(Config::with_imm(Opcode::Add, 1000)),
+            ..Default::default()
+        });
+        let t = |data| {
+            Some(OperandToken {
+                vc: 1,
+                tid: 3,
+                data,
+            })
+        };
+        let go = ComputeUnitIn {
+            out_ready: true,
+            ..Default::default()
+        };
+        mul.clock(&ComputeUnitIn {
+            links: [t(6), t(7), None],
+            ..go
+        });
+        let mut product = None;
+        for _ in 0..10 {
+            product = product.or(mul.outputs([0; 3]).out);
+            mul.clock(&go);
+        }
+        let p = product.expect("a product");
+        assert!(
+            !add.outputs([1; 3]).link_ready[1],
+            "the b link never accepts"
+        );
+        add.clock(&ComputeUnitIn {
+            links: [t(p.data), None, None],
+            ..go
+        });
+        let mut sum = None;
+        for _ in 0..10 {
+            sum = sum.or(add.outputs([0; 3]).out);
+            add.clock(&go);
+        }
+        assert_eq!(sum.map(|r| r.data), Some(6 * 7 + 1000));
     }
 }

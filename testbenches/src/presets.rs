@@ -38,6 +38,17 @@ pub fn all() -> Vec<Preset> {
     list
 }
 
+/// Cycles the test suite co-simulates `name` for: 100 000, except the fabric top, a
+/// design of 16 switches and 30 units whose rust-hdl recording and Icarus replay run
+/// a few hundred cycles per second (its end-to-end tests stream 1 000 threads through
+/// the same RTL in `testbenches/tests/fabric.rs`).
+pub fn suite_cosim_cycles(name: &str) -> u64 {
+    match name {
+        "fabric" => 4_000,
+        _ => 100_000,
+    }
+}
+
 /// The preset named `name`, or an error listing the valid names.
 pub fn find(name: &str) -> Result<Preset, String> {
     let mut list = all();

@@ -2,7 +2,11 @@
 //! against a shadow of the accepted operands: every fired entry gives exactly one
 //! result, in firing order, equal to the golden operation (`weft_sim::cgrf::
 //! compute_unit::execute`, Rust integer and `f32` arithmetic) of exactly the operands
-//! that entry accepted; a held slot never accepts; nothing is held when `busy` is low.
+//! that entry accepted, with the immediate configured at its fire in place of the
+//! last operand; a held slot never accepts, nor does a link beyond the operand count
+//! or replaced by the immediate; nothing is held when `busy` is low. Configuration
+//! writes (random opcode, imm_en, imm) come while the token buffer is empty, also with
+//! results in flight (which must keep the configuration they fired with).
 //! Operands mix random words with float edge cases (zeros, subnormals, infinities,
 //! NaNs, extreme normals) and values derived from the entry's other operand
 //! (cancellation, near-cancellation, exponent gaps, products at the underflow edge).
@@ -16,7 +20,7 @@ use std::collections::VecDeque;
 use weft_hdl::cgrf::compute_unit::ComputeUnit;
 use weft_hdl::presets::ComputeUnit16;
 use weft_sim::cgrf::compute_unit::{
-    execute, ComputeUnit as Model, ComputeUnitIn, Opcode, ResultToken,
+    execute, ComputeUnit as Model, ComputeUnitIn, Config, Opcode, ResultToken,
 };
 use weft_sim::cgrf::token_buffer::OperandToken;
 
@@ -105,10 +109,19 @@ pub struct ComputeUnitBench<const VCS: usize, const VB: usize> {
     pub valid_percent: u32,
     /// Percent of cycles the consumer is ready.
     pub ready_percent: u32,
-    /// Percent of idle cycles with a configuration write.
+    /// Percent of cycles that ask for a configuration write (made once the token
+    /// buffer has drained).
     pub cfg_percent: u32,
     /// Configure only this opcode (`None`: any).
     pub fixed_opcode: Option<Opcode>,
+    /// Percent of configuration writes with the immediate enabled.
+    pub imm_percent: u32,
+    /// The configuration written last (reset: `add`, no immediate), as driven.
+    config: Config,
+    /// Operands arriving on links, as driven (reset: 1).
+    linked: usize,
+    /// A configuration write waits for the token buffer to empty.
+    draining: bool,
     /// Accepted operands not yet fired, per channel and slot.
     shadow: Vec<[Option<(u16, u32)>; 3]>,
     cur_tid: Vec<u16>,
@@ -117,6 +130,9 @@ pub struct ComputeUnitBench<const VCS: usize, const VB: usize> {
     pub in_flight: VecDeque<ResultToken>,
     pub fired: u64,
     pub results: u64,
+    /// Configuration writes, and those with the immediate enabled.
+    pub configs: u64,
+    pub imm_configs: u64,
 }
 
 impl<const VCS: usize, const VB: usize> Default for ComputeUnitBench<VCS, VB> {
@@ -129,14 +145,20 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnitBench<VCS, VB> {
             inputs: ComputeUnitIn::default(),
             valid_percent: 60,
             ready_percent: 75,
-            cfg_percent: 3,
+            cfg_percent: 2,
             fixed_opcode: None,
+            imm_percent: 50,
+            config: Config::default(),
+            linked: 1,
+            draining: false,
             shadow: vec![[None; 3]; VCS],
             cur_tid: (0..VCS as u16).collect(),
             next_tid: VCS as u16,
             in_flight: VecDeque::new(),
             fired: 0,
             results: 0,
+            configs: 0,
+            imm_configs: 0,
         }
     }
 }
@@ -146,8 +168,11 @@ impl<const VCS: usize, const VB: usize> ComputeUnitBench<VCS, VB> {
     pub fn apply(&mut self, i: ComputeUnitIn) {
         let u = &mut self.uut;
         u.reset.next = i.reset;
+        let cfg = i.cfg.unwrap_or_default();
         u.cfg_valid.next = i.cfg.is_some();
-        u.cfg_opcode.next = (i.cfg.map_or(0, |op| op as u64)).into();
+        u.cfg_opcode.next = (cfg.opcode as u64).into();
+        u.cfg_imm_en.next = cfg.imm_en;
+        u.cfg_imm.next = u64::from(cfg.imm).into();
         let links = [
             (&mut u.a_valid, &mut u.a_vc, &mut u.a_tid, &mut u.a_data),
             (&mut u.b_valid, &mut u.b_vc, &mut u.b_tid, &mut u.b_data),
@@ -164,6 +189,11 @@ impl<const VCS: usize, const VB: usize> ComputeUnitBench<VCS, VB> {
         self.inputs = i;
     }
 
+    /// The configuration in effect (as driven).
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
     /// The thread channel `vc` serves now.
     pub fn thread_of(&self, vc: usize) -> u16 {
         self.cur_tid[vc]
@@ -175,24 +205,55 @@ impl<const VCS: usize, const VB: usize> Bench for ComputeUnitBench<VCS, VB> {
 
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let reset = cycle == 0 || rng.gen_ratio(1, 5000);
-        let idle = !self.model.outputs([0; 3]).busy;
-        let cfg =
-            (!reset && idle && (cycle == 1 || rng.gen_ratio(self.cfg_percent, 100))).then(|| {
-                self.fixed_opcode
-                    .unwrap_or_else(|| Opcode::from_code(rng.gen_range(0..16)))
-            });
+        // Written while no operand is held (results may be in flight): a wanted write
+        // first drains the token buffer, offering only operands that complete
+        // started entries.
+        let idle = !self.model.buffer().outputs([0; 3]).busy;
+        let wants_cfg = cycle == 1 || self.draining || rng.gen_ratio(self.cfg_percent, 100);
+        let cfg = (!reset && idle && wants_cfg).then(|| {
+            let opcode = self
+                .fixed_opcode
+                .unwrap_or_else(|| Opcode::from_code(rng.gen_range(0..16)));
+            // a disabled immediate is still driven with a value: it must not matter
+            Config {
+                opcode,
+                imm_en: rng.gen_ratio(self.imm_percent, 100),
+                imm: random_operand(rng, None),
+            }
+        });
+        self.draining = !reset && wants_cfg && cfg.is_none();
+        let imm = self.config.imm_en.then_some(self.config.imm);
         let mut links = [None; 3];
         if cfg.is_none() {
-            for link in links.iter_mut() {
-                if rng.gen_ratio(self.valid_percent, 100) {
-                    let vc = rng.gen_range(0..VCS);
-                    let partner = self.shadow[vc].iter().flatten().map(|h| h.1).next();
-                    *link = Some(OperandToken {
-                        vc,
-                        tid: self.cur_tid[vc],
-                        data: random_operand(rng, partner),
-                    });
+            for (slot, link) in links.iter_mut().enumerate() {
+                if !rng.gen_ratio(self.valid_percent, 100) {
+                    continue;
                 }
+                let start = rng.gen_range(0..VCS);
+                let vc = if self.draining && slot < self.linked {
+                    let started = (start..start + VCS).map(|v| v % VCS).find(|&v| {
+                        self.shadow[v][slot].is_none() && self.shadow[v].iter().any(Option::is_some)
+                    });
+                    match started {
+                        Some(v) => v,
+                        None => continue,
+                    }
+                } else {
+                    start
+                };
+                let partner = self.shadow[vc].iter().flatten().map(|h| h.1).next().or(imm);
+                // select's zero condition, often
+                let zero_condition =
+                    slot == 0 && self.config.opcode == Opcode::Select && rng.gen_ratio(1, 3);
+                *link = Some(OperandToken {
+                    vc,
+                    tid: self.cur_tid[vc],
+                    data: if zero_condition {
+                        0
+                    } else {
+                        random_operand(rng, partner)
+                    },
+                });
             }
         }
         self.apply(ComputeUnitIn {
@@ -232,6 +293,16 @@ impl<const VCS: usize, const VB: usize> Bench for ComputeUnitBench<VCS, VB> {
                     || format!("link {slot} ready for channel {} holding an operand", t.vc),
                 )?;
             }
+            contract(
+                "a link beyond the operand count or replaced by the immediate never accepts",
+                !ready[slot] || slot < self.linked,
+                || {
+                    format!(
+                        "link {slot} ready with {:?}, {} linked",
+                        self.config, self.linked
+                    )
+                },
+            )?;
         }
         if u.out_valid.val() {
             let token = ResultToken {
@@ -263,13 +334,21 @@ impl<const VCS: usize, const VB: usize> Bench for ComputeUnitBench<VCS, VB> {
         let i = self.inputs;
         let vcs = [0, 1, 2].map(|k| i.links[k].map_or(0, |t| t.vc));
         let now = self.model.outputs(vcs);
-        let opcode = now.opcode;
-        let count = self.model.buffer().operand_count() as usize;
+        let config = self.config;
+        let count = self.linked;
         let fired = self.model.clock(&i);
         if i.reset {
             self.shadow.iter_mut().for_each(|e| *e = [None; 3]);
             self.in_flight.clear();
+            self.config = Config::default();
+            self.linked = 1;
             return Ok(());
+        }
+        if let Some(c) = i.cfg {
+            self.configs += 1;
+            self.imm_configs += u64::from(c.imm_en);
+            self.config = c;
+            self.linked = usize::from(c.opcode.operands()) - usize::from(c.imm_en);
         }
         if now.out.is_some() && i.out_ready {
             self.in_flight.pop_front();
@@ -289,13 +368,17 @@ impl<const VCS: usize, const VB: usize> Bench for ComputeUnitBench<VCS, VB> {
                     .all(|h| h.is_some_and(|h| h.0 == f.tid)),
                 || format!("channel {} fired holding {held:x?}", f.vc),
             )?;
-            let [a, b, c] = held.map(|h| h.map_or(0, |h| h.1));
-            let c = if count == 3 { c } else { 0 };
-            let b = if count >= 2 { b } else { 0 };
+            // Slots beyond the linked count read 0, then the immediate (if any)
+            // takes the opcode's last slot.
+            let mut ops = held.map(|h| h.map_or(0, |h| h.1));
+            ops[count..].fill(0);
+            if config.imm_en {
+                ops[usize::from(config.opcode.operands()) - 1] = config.imm;
+            }
             self.in_flight.push_back(ResultToken {
                 vc: f.vc,
                 tid: f.tid,
-                data: execute(opcode, a, b, c),
+                data: execute(config.opcode, ops[0], ops[1], ops[2]),
             });
             self.fired += 1;
             self.shadow[f.vc] = [None; 3];

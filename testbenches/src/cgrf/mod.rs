@@ -2,6 +2,7 @@
 use crate::presets::Preset;
 
 pub mod compute_unit;
+pub mod fabric;
 pub mod load_store_unit;
 pub mod special_compute_unit;
 pub mod split_join;
@@ -17,5 +18,6 @@ pub fn presets() -> Vec<Preset> {
     list.extend(load_store_unit::presets());
     list.extend(split_join::presets());
     list.extend(switch::presets());
+    list.extend(fabric::presets());
     list
 }
