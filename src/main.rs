@@ -69,6 +69,9 @@ enum Command {
         /// Keep the harness, netlist and constraints in this folder.
         #[arg(long)]
         keep: Option<PathBuf>,
+        /// Stop each nextpnr run after this many minutes (default: no limit).
+        #[arg(long)]
+        pnr_minutes: Option<u64>,
     },
     /// `area` and `fpga` over every preset: DIR/report.md, report.json, report.svg.
     Report {
@@ -90,6 +93,10 @@ enum Command {
         /// Recompute every preset (the cache is neither read nor written).
         #[arg(long)]
         no_cache: bool,
+        /// Stop each nextpnr run after this many minutes: a congested design is then
+        /// reported as "P&R > N min" instead of holding the report for hours.
+        #[arg(long, default_value_t = 20)]
+        pnr_minutes: u64,
         presets: Vec<String>,
     },
     /// Random stimulus checked every cycle against the golden model.
@@ -140,9 +147,13 @@ fn fpga_options(
     freq: Option<f64>,
     seeds: u64,
     jobs: usize,
+    pnr_minutes: Option<u64>,
 ) -> Result<FpgaOptions, String> {
     if seeds == 0 {
         return Err("--seeds must be at least 1".into());
+    }
+    if pnr_minutes == Some(0) {
+        return Err("--pnr-minutes must be at least 1".into());
     }
     if let Some(f) = freq {
         if !(f > 0.0 && f.is_finite()) {
@@ -155,6 +166,7 @@ fn fpga_options(
         seeds,
         jobs,
         constraints: PathBuf::from("constraints"),
+        pnr_minutes,
     })
 }
 
@@ -176,6 +188,12 @@ enum SimulatorChoice {
 }
 
 fn main() -> ExitCode {
+    // A closed pipe (`weft list | head`) ends the command quietly, as for any Unix tool,
+    // instead of a panic in `println!`.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match dispatch(Cli::parse().command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
@@ -293,10 +311,11 @@ fn dispatch(command: Command) -> Result<(), String> {
             dir,
             json,
             keep,
+            pnr_minutes,
         } => {
             let p = presets::find(&preset)?;
             let file = exported_file(&dir, &p)?;
-            let options = fpga_options(device, freq, seeds, 2)?;
+            let options = fpga_options(device, freq, seeds, 2, pnr_minutes)?;
             let work = match &keep {
                 Some(d) => d.clone(),
                 None => std::env::temp_dir().join(format!(
@@ -329,6 +348,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             jobs,
             cache,
             no_cache,
+            pnr_minutes,
             presets,
         } => {
             if jobs == 0 {
@@ -336,7 +356,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
             let options = report::ReportOptions {
                 out,
-                fpga: fpga_options(device, freq, seeds, 1)?,
+                fpga: fpga_options(device, freq, seeds, 1, Some(pnr_minutes))?,
                 jobs,
                 cache: (!no_cache).then_some(cache),
             };

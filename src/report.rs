@@ -54,7 +54,11 @@ fn one_preset(preset: &Preset, opts: &ReportOptions, tools: &str) -> Result<(Row
     if let Some(path) = &cached {
         if let Ok(text) = std::fs::read_to_string(path) {
             if let Ok(row) = serde_json::from_str::<Row>(&text) {
-                if row.key == key {
+                // A run stopped at a time limit stands only for limits no longer than it.
+                let stopped_sooner = row.fpga.unfinished.is_some()
+                    && row.fpga.pnr_minutes.unwrap_or(0)
+                        < opts.fpga.pnr_minutes.unwrap_or(u64::MAX);
+                if row.key == key && !stopped_sooner {
                     return Ok((row, true));
                 }
             }

@@ -150,6 +150,7 @@ fn bad_fpga_options_are_refused() {
     for args in [
         &["fpga", "sub_warp_unit_4x8", "--seeds", "0"][..],
         &["fpga", "sub_warp_unit_4x8", "--freq", "-5"],
+        &["fpga", "sub_warp_unit_4x8", "--pnr-minutes", "0"],
         &["fpga", "no_such_preset"],
     ] {
         let out = weft(args);

@@ -57,8 +57,11 @@
 //! Storage: 16 x (switch + compute unit) + 10 memory tiles + 2 divide tiles + 2 x VCS
 //! channel bits (`cargo run --release -- area fabric`).
 //!
-//! Choices where the paper is silent: the grid is square 4 x 4 with non-compute units
-//! on its edge (the paper's 140-unit grid interleaves them); the grid size is fixed
+//! Choices where the paper is silent (or where weft departs from it): the eight
+//! neighbours are the adjacent tiles including diagonals (a mesh; the paper's folded
+//! hypercube adds long links this small grid does without); the grid is square 4 x 4
+//! with non-compute units on its edge (the paper's 140-unit grid interleaves them);
+//! the grid size is fixed
 //! because rust-hdl's Verilog generator resolves array indices only from loop
 //! variables, not from generic parameters; a thread port keeps one replica's virtual
 //! channels, so two replicas of a graph never share a channel namespace.

@@ -388,6 +388,9 @@ pub struct FpgaOptions {
     pub jobs: usize,
     /// The committed constraints folder.
     pub constraints: PathBuf,
+    /// Stop a nextpnr run after this many minutes (a congested design can route for
+    /// hours); the result then says so instead of giving an Fmax.
+    pub pnr_minutes: Option<u64>,
 }
 
 /// Everything `weft fpga` reports for one preset.
@@ -406,6 +409,12 @@ pub struct FpgaResult {
     /// Set when the design does not fit; Fmax is then absent and `logic_cells` is
     /// nextpnr's count of cells needed, when placement got that far.
     pub does_not_fit: Option<String>,
+    /// Set when place and route was stopped at `FpgaOptions::pnr_minutes`.
+    #[serde(default)]
+    pub unfinished: Option<String>,
+    /// The limit that stopped it.
+    #[serde(default)]
+    pub pnr_minutes: Option<u64>,
     pub logic_cells: Option<u64>,
     pub logic_cells_available: u64,
     pub ram_blocks: Option<u64>,
@@ -446,9 +455,9 @@ impl FpgaResult {
         s.push_str(&row("synth_ice40 total", &self.total));
         s.push_str(&row("harness alone", &self.harness));
         s.push_str(&row("block (difference)", &self.block()));
-        match &self.does_not_fit {
-            Some(why) => s.push_str(&format!("  {why}\n")),
-            None => {
+        match (&self.does_not_fit, &self.unfinished) {
+            (Some(why), _) | (None, Some(why)) => s.push_str(&format!("  {why}\n")),
+            (None, None) => {
                 let (lc_avail, ram_avail) = self.device.capacity();
                 s.push_str(&format!(
                     "  placed and routed: {} / {lc_avail} logic cells, {} / {ram_avail} RAM blocks\n",
@@ -581,6 +590,8 @@ pub fn run(
         total,
         harness: harness_cells,
         does_not_fit: None,
+        unfinished: None,
+        pnr_minutes: options.pnr_minutes,
         logic_cells: None,
         logic_cells_available: lc_avail,
         ram_blocks: None,
@@ -589,12 +600,21 @@ pub fn run(
         fmax_median_mhz: None,
     };
     let seeds = result.seeds.clone();
+    let limit = options
+        .pnr_minutes
+        .map(|m| std::time::Duration::from_secs(60 * m));
     let logs = parallel(&seeds, options.jobs.max(1), |&seed| {
-        nextpnr(options.device, work, seed, target_mhz)
+        nextpnr(options.device, work, seed, target_mhz, limit)
     });
     let mut fmax = vec![];
     for (seed, log) in seeds.iter().zip(logs) {
-        let (log, raw) = log?;
+        let Some((log, raw)) = log? else {
+            result.unfinished = Some(format!(
+                "place and route of {top} did not finish within {} min (seed {seed}; raise --pnr-minutes)",
+                options.pnr_minutes.unwrap_or(0)
+            ));
+            return Ok(result);
+        };
         let overflows = log.overflows();
         if !overflows.is_empty() {
             let over: Vec<(String, u64, u64)> = overflows
@@ -630,7 +650,8 @@ fn nextpnr(
     work: &Path,
     seed: u64,
     target_mhz: f64,
-) -> Result<(PnrLog, String), String> {
+    limit: Option<std::time::Duration>,
+) -> Result<Option<(PnrLog, String)>, String> {
     let seed = seed.to_string();
     let freq = target_mhz.to_string();
     let mut args: Vec<&str> = device.nextpnr_args().to_vec();
@@ -645,9 +666,11 @@ fn nextpnr(
         &freq,
         "--timing-allow-fail",
     ]);
-    let out = NEXTPNR_ICE40.run(&args, work)?;
+    let Some(out) = NEXTPNR_ICE40.run_limited(&args, work, limit)? else {
+        return Ok(None);
+    };
     let raw = transcript(&out);
-    Ok((parse_nextpnr(&raw), raw))
+    Ok(Some((parse_nextpnr(&raw), raw)))
 }
 
 /// `f` over `items` on up to `jobs` threads, results in order.
@@ -657,12 +680,17 @@ pub fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R 
         items.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..jobs.min(items.len()).max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                *results[i].lock().unwrap() = Some(r);
-            });
+            // Workers build rust-hdl models (the fabric top is a few megabytes on the
+            // stack while it is constructed): give them room.
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(s, || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(item) = items.get(i) else { break };
+                    let r = f(item);
+                    *results[i].lock().unwrap() = Some(r);
+                })
+                .expect("spawn a worker thread");
         }
     });
     results

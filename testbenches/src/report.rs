@@ -38,7 +38,10 @@ pub fn fmax_cell(f: &FpgaResult) -> String {
             format!("does not fit: {needed} of {} LCs", f.logic_cells_available)
         }
         (None, Some(mhz)) => format!("{mhz:.1}"),
-        (None, None) => "n/a".into(),
+        (None, None) => match f.pnr_minutes {
+            Some(m) if f.unfinished.is_some() => format!("P&R > {m} min"),
+            _ => "n/a".into(),
+        },
     }
 }
 
@@ -185,6 +188,8 @@ mod tests {
                     ..cells
                 },
                 does_not_fit: fmax.is_none().then(|| "too big".to_string()),
+                unfinished: None,
+                pnr_minutes: None,
                 logic_cells: fmax.map(|_| 120),
                 logic_cells_available: 7680,
                 ram_blocks: fmax.map(|_| 0),
@@ -193,6 +198,17 @@ mod tests {
                 fmax_median_mhz: fmax,
             },
         }
+    }
+
+    #[test]
+    fn a_stopped_place_and_route_says_so() {
+        let mut r = row("congested", 50, Some(1.0));
+        r.fpga.fmax_median_mhz = None;
+        r.fpga.fmax_per_seed_mhz.clear();
+        r.fpga.unfinished = Some("place and route did not finish within 20 min".into());
+        r.fpga.pnr_minutes = Some(20);
+        assert_eq!(fmax_cell(&r.fpga), "P&R > 20 min");
+        assert!(r.fpga.summary().contains("did not finish within 20 min"));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The open tools weft drives (Yosys, Verilator, Icarus, nextpnr), found on `PATH` with a clear
 //! message naming the Debian package when one is missing.
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// An external tool weft needs.
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +49,68 @@ impl Tool {
             })
     }
 
+    /// As [`Tool::run`], but stops the tool after `limit`: `Ok(None)` when it was stopped.
+    pub fn run_limited(
+        &self,
+        args: &[&str],
+        dir: &std::path::Path,
+        limit: Option<Duration>,
+    ) -> Result<Option<Output>, String> {
+        let Some(limit) = limit else {
+            return self.run(args, dir).map(Some);
+        };
+        let exe = self.find()?;
+        let cannot = |e: std::io::Error| format!("cannot run {}: {e}", exe.display());
+        let mut child = Command::new(&exe)
+            .args(args)
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(cannot)?;
+        // Drain both pipes while waiting, so a chatty tool never blocks on a full pipe.
+        let drain = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = vec![];
+                if let Some(mut p) = pipe {
+                    let _ = p.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        };
+        let stdout = drain(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let stderr = drain(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(cannot)? {
+                break Some(status);
+            }
+            if start.elapsed() >= limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let stdout = stdout.join().unwrap_or_default();
+        let stderr = stderr.join().unwrap_or_default();
+        Ok(status.map(|status| Output {
+            status,
+            stdout,
+            stderr,
+        }))
+    }
+
     /// Runs the tool with `args` in `dir`, returning its output (whatever its exit code).
     pub fn run(&self, args: &[&str], dir: &std::path::Path) -> Result<Output, String> {
         let exe = self.find()?;
@@ -80,4 +144,33 @@ pub fn transcript(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SLEEP: Tool = Tool {
+        program: "sleep",
+        package: "coreutils",
+    };
+
+    #[test]
+    fn a_limited_run_is_stopped_at_its_limit() {
+        let dir = std::env::temp_dir();
+        let start = Instant::now();
+        let out = SLEEP
+            .run_limited(&["30"], &dir, Some(Duration::from_millis(300)))
+            .unwrap();
+        assert!(out.is_none(), "stopped runs return None");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "stopped near its limit"
+        );
+        let out = SLEEP
+            .run_limited(&["0"], &dir, Some(Duration::from_secs(20)))
+            .unwrap()
+            .expect("a quick run finishes");
+        assert!(out.status.success());
+    }
 }
