@@ -603,8 +603,17 @@ pub fn run(
     let limit = options
         .pnr_minutes
         .map(|m| std::time::Duration::from_secs(60 * m));
+    // Once a seed is stopped at the limit the others are not started.
+    let stopped = std::sync::atomic::AtomicBool::new(false);
     let logs = parallel(&seeds, options.jobs.max(1), |&seed| {
-        nextpnr(options.device, work, seed, target_mhz, limit)
+        if stopped.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(None);
+        }
+        let log = nextpnr(options.device, work, seed, target_mhz, limit);
+        if matches!(log, Ok(None)) {
+            stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        log
     });
     let mut fmax = vec![];
     for (seed, log) in seeds.iter().zip(logs) {
