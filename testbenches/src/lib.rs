@@ -15,6 +15,7 @@ pub mod fpga;
 pub mod lib;
 pub mod lint;
 pub mod lwm;
+pub mod memory;
 pub mod presets;
 pub mod report;
 pub mod run;

@@ -30,12 +30,14 @@ pub fn cache_key(parts: &[&str]) -> String {
 /// The iCE40 cell of the table: Fmax, or why there is none.
 pub fn fmax_cell(f: &FpgaResult) -> String {
     match (&f.does_not_fit, f.fmax_median_mhz) {
-        (Some(_), _) => {
-            // nextpnr's count when it got that far, else Yosys's lower bound.
-            let needed = f
-                .logic_cells
-                .unwrap_or(f.total.luts.max(f.total.flip_flops));
-            format!("does not fit: {needed} of {} LCs", f.logic_cells_available)
+        (Some(why), _) => {
+            // The resources over capacity, from the sentence of `fpga::does_not_fit`.
+            let over = why.split_once(": ").map_or(why.as_str(), |(_, r)| r);
+            let over: Vec<&str> = over
+                .split("; ")
+                .map(|r| r.rsplit_once(" (").map_or(r, |(text, _)| text))
+                .collect();
+            format!("does not fit: {}", over.join("; "))
         }
         (None, Some(mhz)) => format!("{mhz:.1}"),
         (None, None) => match f.pnr_minutes {
@@ -187,7 +189,16 @@ mod tests {
                     flip_flops: 20,
                     ..cells
                 },
-                does_not_fit: fmax.is_none().then(|| "too big".to_string()),
+                does_not_fit: fmax.is_none().then(|| {
+                    crate::fpga::does_not_fit(
+                        name,
+                        Device::Hx8k,
+                        &[
+                            ("ICESTORM_LC".into(), 9000, 7680),
+                            ("ICESTORM_RAM".into(), 36, 32),
+                        ],
+                    )
+                }),
                 unfinished: None,
                 pnr_minutes: None,
                 logic_cells: fmax.map(|_| 120),
@@ -222,7 +233,10 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("| - | does not fit: 9000 of 7680 LCs |"),
+            md.contains(
+                "| - | does not fit: 9000 logic cells needed, 7680 available; \
+                 36 4 kbit block RAMs needed, 32 available |"
+            ),
             "{md}"
         );
     }

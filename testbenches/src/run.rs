@@ -58,6 +58,52 @@ impl From<std::io::Error> for RunError {
     }
 }
 
+/// The waveform being written, if any.
+type Vcd<'a> = Option<rust_hdl::core::vcd_probe::VCDProbe<Box<dyn Write + 'a>>>;
+
+/// Sets the clock low and settles the design: before the first [`step`].
+pub fn start(bench: &mut dyn Bench) -> Result<(), RunError> {
+    bench.set_clock(false);
+    settle(bench.block_mut()).map_err(|e| RunError::Mismatch(Mismatch { cycle: 0, ..e }))
+}
+
+/// One clock cycle: inputs driven with the clock low, settle, outputs checked, rising
+/// edge, settle, the bench's state advanced.
+pub fn step(bench: &mut dyn Bench, cycle: u64, rng: &mut ChaCha8Rng) -> Result<(), RunError> {
+    step_recorded(bench, cycle, rng, &mut None, None)
+}
+
+/// [`step`], also writing the waveform and the port vectors.
+fn step_recorded<'a>(
+    bench: &mut dyn Bench,
+    cycle: u64,
+    rng: &mut ChaCha8Rng,
+    vcd: &mut Vcd<'a>,
+    vectors: Option<&mut VectorWriter>,
+) -> Result<(), RunError> {
+    let at = |e: Mismatch| RunError::Mismatch(Mismatch { cycle, ..e });
+    bench.set_clock(false);
+    bench.drive(cycle, rng);
+    settle(bench.block_mut()).map_err(at)?;
+    if let Some(v) = vcd.take() {
+        let mut v = write_vcd_change(v, bench.block());
+        v.timestamp(2 * HALF_PERIOD * cycle)?;
+        *vcd = Some(v);
+    }
+    bench.check().map_err(at)?;
+    if let Some(rec) = vectors {
+        rec.record(bench.block())?;
+    }
+    bench.set_clock(true);
+    settle(bench.block_mut()).map_err(at)?;
+    if let Some(v) = vcd.take() {
+        let mut v = write_vcd_change(v, bench.block());
+        v.timestamp(2 * HALF_PERIOD * cycle + HALF_PERIOD)?;
+        *vcd = Some(v);
+    }
+    bench.tick().map_err(at)
+}
+
 /// Runs `cycles` cycles of random stimulus from `seed`.
 pub fn run(
     bench: &mut dyn Bench,
@@ -66,32 +112,11 @@ pub fn run(
     mut out: Outputs,
 ) -> Result<RunReport, RunError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let at = |cycle: u64, e: Mismatch| RunError::Mismatch(Mismatch { cycle, ..e });
-    bench.set_clock(false);
-    settle(bench.block_mut()).map_err(|e| at(0, e))?;
-    let mut vcd = out.vcd.take().map(|w| write_vcd_header(w, bench.block()));
+    start(bench)?;
+    let mut vcd: Vcd = out.vcd.take().map(|w| write_vcd_header(w, bench.block()));
     let start = Instant::now();
     for cycle in 0..cycles {
-        bench.set_clock(false);
-        bench.drive(cycle, &mut rng);
-        settle(bench.block_mut()).map_err(|e| at(cycle, e))?;
-        if let Some(v) = vcd.take() {
-            let mut v = write_vcd_change(v, bench.block());
-            v.timestamp(2 * HALF_PERIOD * cycle)?;
-            vcd = Some(v);
-        }
-        bench.check().map_err(|e| at(cycle, e))?;
-        if let Some(rec) = out.vectors.as_deref_mut() {
-            rec.record(bench.block())?;
-        }
-        bench.set_clock(true);
-        settle(bench.block_mut()).map_err(|e| at(cycle, e))?;
-        if let Some(v) = vcd.take() {
-            let mut v = write_vcd_change(v, bench.block());
-            v.timestamp(2 * HALF_PERIOD * cycle + HALF_PERIOD)?;
-            vcd = Some(v);
-        }
-        bench.tick().map_err(|e| at(cycle, e))?;
+        step_recorded(bench, cycle, &mut rng, &mut vcd, out.vectors.as_deref_mut())?;
         if out.progress_every > 0 && (cycle + 1) % out.progress_every == 0 {
             eprintln!("  {} / {} cycles", cycle + 1, cycles);
         }

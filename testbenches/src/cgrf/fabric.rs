@@ -11,10 +11,11 @@
 //! value of its address; no token buffer sees two threads in one channel; no token is
 //! routed off the grid. At the end of a stream: every injected thread finished and the
 //! memory equals the golden memory.
-use crate::bench::{contract, settle, Bench, Mismatch};
+use crate::bench::{contract, Bench, Mismatch};
 use crate::convert::small;
+use crate::memory::{Outstanding, Words};
 use crate::presets::{verilog_of, Preset};
-use crate::run::RunError;
+use crate::run::{self, RunError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
@@ -41,7 +42,6 @@ pub const MEMORY_WORDS: u32 = 1 << 14;
 /// A configured kernel and what it must produce.
 #[derive(Clone, Debug)]
 pub struct Kernel {
-    pub dfg: Dfg,
     pub config: FabricConfig,
     pub replicas: usize,
     /// Thread ids, streamed in this order (thread `tids[i]` on port `i mod replicas`).
@@ -68,7 +68,6 @@ impl Kernel {
             end_value.insert(tid, dfg.execute(tid, &mut final_memory));
         }
         Ok(Kernel {
-            dfg,
             config,
             replicas,
             tids,
@@ -84,9 +83,6 @@ impl Kernel {
             .expect("the preset's kernel places and routes")
     }
 }
-
-/// One memory port's outstanding requests: tag -> (load data or 0, cycle it may answer).
-type Pending = HashMap<u64, (u32, u64)>;
 
 /// Inputs decided in `drive` and replayed in `tick`.
 #[derive(Clone, Debug, Default)]
@@ -124,8 +120,8 @@ pub struct FabricBench<const VCS: usize, const VB: usize> {
     now: Cycle,
     seen: Seen,
     cycle: u64,
-    memory: HashMap<u32, u32>,
-    pending: Vec<Pending>,
+    memory: Words,
+    owed: Vec<Outstanding>,
     /// Next index into `kernel.tids` per thread port (port k takes `k, k + R, ...`).
     next: Vec<usize>,
     /// Threads in flight per port: tid -> count (never above 1).
@@ -150,7 +146,7 @@ impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {
     pub fn new(kernel: Kernel) -> Self {
         let mut uut = Fabric::default();
         uut.connect_all();
-        let memory = kernel.memory.clone();
+        let memory = Words::zero_default(kernel.memory.clone());
         FabricBench {
             uut,
             kernel,
@@ -159,7 +155,7 @@ impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {
             seen: Seen::default(),
             cycle: 0,
             memory,
-            pending: vec![Pending::new(); MEMORY_PORTS],
+            owed: vec![Outstanding::default(); MEMORY_PORTS],
             next: (0..THREAD_PORTS).collect(),
             in_flight: vec![HashMap::new(); THREAD_PORTS],
             limit: None,
@@ -240,8 +236,7 @@ impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {
         self.limit = Some(threads);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let at = |cycle: u64, e: Mismatch| RunError::Mismatch(Mismatch { cycle, ..e });
-        self.set_clock(false);
-        settle(&mut self.uut).map_err(|e| at(0, e))?;
+        run::start(self)?;
         let mut cycle = 0;
         while self.finished < threads {
             if cycle == max_cycles {
@@ -258,17 +253,11 @@ impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {
                     },
                 ));
             }
-            self.set_clock(false);
-            self.drive(cycle, &mut rng);
-            settle(&mut self.uut).map_err(|e| at(cycle, e))?;
-            self.check().map_err(|e| at(cycle, e))?;
-            self.set_clock(true);
-            settle(&mut self.uut).map_err(|e| at(cycle, e))?;
-            self.tick().map_err(|e| at(cycle, e))?;
+            run::step(self, cycle, &mut rng)?;
             cycle += 1;
         }
         for (addr, want) in &self.kernel.final_memory {
-            let got = self.memory.get(addr).copied().unwrap_or(0);
+            let got = self.memory.read(*addr);
             if got != *want {
                 return Err(at(
                     cycle,
@@ -306,16 +295,7 @@ impl<const VCS: usize, const VB: usize> Bench for FabricBench<VCS, VB> {
         for m in 0..MEMORY_PORTS {
             now.mem_req_ready[m] = rng.gen_ratio(self.mem_ready_percent, 100);
             now.latency[m] = rng.gen_range(self.latency.0..=self.latency.1);
-            let mut due: Vec<u64> = self.pending[m]
-                .iter()
-                .filter(|(_, &(_, at))| at <= cycle)
-                .map(|(&t, _)| t)
-                .collect();
-            due.sort_unstable();
-            if !due.is_empty() && rng.gen_ratio(self.answer_percent, 100) {
-                let tag = due[rng.gen_range(0..due.len())];
-                now.response[m] = Some((tag, self.pending[m][&tag].0));
-            }
+            now.response[m] = self.owed[m].pick_due(cycle, self.answer_percent, rng);
             let u = &mut self.uut;
             u.mem_req_ready[m].next = now.mem_req_ready[m];
             u.mem_resp_valid[m].next = now.response[m].is_some();
@@ -396,8 +376,8 @@ impl<const VCS: usize, const VB: usize> Bench for FabricBench<VCS, VB> {
         let now = self.now.clone();
         let seen = self.seen.clone();
         if now.reset {
-            for p in &mut self.pending {
-                p.clear();
+            for owed in &mut self.owed {
+                owed.clear();
             }
         }
         for k in 0..THREAD_PORTS {
@@ -416,17 +396,12 @@ impl<const VCS: usize, const VB: usize> Bench for FabricBench<VCS, VB> {
         }
         for m in 0..MEMORY_PORTS {
             if let Some((tag, _)) = now.response[m] {
-                self.pending[m].remove(&tag);
+                self.owed[m].answered(tag);
             }
             if let Some((addr, data, write, tag)) = seen.request[m] {
                 if now.mem_req_ready[m] {
-                    let answer = if write {
-                        self.memory.insert(addr, data);
-                        0
-                    } else {
-                        self.memory.get(&addr).copied().unwrap_or(0)
-                    };
-                    self.pending[m].insert(tag, (answer, self.cycle + now.latency[m]));
+                    let answer = self.memory.access(addr, data, write);
+                    self.owed[m].take(tag, answer, self.cycle, now.latency[m]);
                 }
             }
         }

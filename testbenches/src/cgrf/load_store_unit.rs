@@ -6,6 +6,7 @@
 //! outstanding; responses for free or answered tags (sent on purpose) change nothing.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
+use crate::memory::{Outstanding, Words};
 use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -24,33 +25,6 @@ pub fn presets() -> Vec<Preset> {
         verilog: verilog_of::<LoadStoreUnit32x16>,
         bench: || Box::new(LsuBench::<5, 16, 4, 5>::default()),
     }]
-}
-
-/// The memory the bench connects: word-addressed array (a default pattern where never
-/// written), accesses performed when the request is taken, answers after a random
-/// latency in any order, and occasional writes by "other units".
-#[derive(Clone, Debug, Default)]
-pub struct Memory {
-    words: HashMap<u32, u32>,
-    /// Outstanding requests: tag -> (load data or 0, cycle the answer may come).
-    pending: HashMap<usize, (u32, u64)>,
-}
-
-impl Memory {
-    pub fn read(&self, addr: u32) -> u32 {
-        self.words
-            .get(&addr)
-            .copied()
-            .unwrap_or_else(|| addr.wrapping_mul(0x9e37_79b1) ^ 0x5a5a_0000)
-    }
-
-    pub fn write(&mut self, addr: u32, data: u32) {
-        self.words.insert(addr, data);
-    }
-
-    pub fn outstanding(&self, tag: usize) -> bool {
-        self.pending.contains_key(&tag)
-    }
 }
 
 /// Inputs of one cycle.
@@ -72,7 +46,10 @@ pub struct LsuBench<const VB: usize, const RB: usize, const TW: usize, const NW:
     pub uut: LoadStoreUnit<VB, RB, TW, NW>,
     pub model: Model,
     pub inputs: LsuInputs,
-    pub memory: Memory,
+    /// Words, plus the requests taken and not yet answered (performed when taken;
+    /// occasional writes by "other units").
+    pub memory: Words,
+    owed_answers: Outstanding,
     /// Percent of cycles with an operation offered / the memory taking a request /
     /// the memory answering a due request / the consumer ready.
     pub valid_percent: u32,
@@ -106,7 +83,8 @@ impl<const VB: usize, const RB: usize, const TW: usize, const NW: usize> Default
             uut,
             model: Model::new(RB),
             inputs: LsuInputs::default(),
-            memory: Memory::default(),
+            memory: Words::default(),
+            owed_answers: Outstanding::default(),
             valid_percent: 70,
             mem_ready_percent: 80,
             answer_percent: 60,
@@ -166,25 +144,17 @@ impl<const VB: usize, const RB: usize, const TW: usize, const NW: usize> Bench
             let addr = rng.gen_range(0..32u32) * 4;
             self.memory.write(addr, rng.gen());
         }
-        let due: Vec<usize> = {
-            let mut d: Vec<usize> = self
-                .memory
-                .pending
-                .iter()
-                .filter(|(_, &(_, at))| at <= cycle)
-                .map(|(&t, _)| t)
-                .collect();
-            d.sort_unstable();
-            d
-        };
         let mut response = None;
-        if !reset && !due.is_empty() && rng.gen_ratio(self.answer_percent, 100) {
-            let tag = due[rng.gen_range(0..due.len())];
-            response = Some((tag, self.memory.pending[&tag].0));
-        } else if rng.gen_ratio(self.rogue_percent, 100) {
+        if !reset {
+            response = self
+                .owed_answers
+                .pick_due(cycle, self.answer_percent, rng)
+                .map(|(tag, data)| (tag as usize, data));
+        }
+        if response.is_none() && rng.gen_ratio(self.rogue_percent, 100) {
             // A response nobody owes: must be ignored.
             let tag = rng.gen_range(0..RB);
-            if !self.memory.outstanding(tag) {
+            if !self.owed_answers.owes(tag as u64) {
                 response = Some((tag, rng.gen()));
             }
         }
@@ -247,7 +217,7 @@ impl<const VB: usize, const RB: usize, const TW: usize, const NW: usize> Bench
             )?;
             contract(
                 "a tag is not reused while outstanding",
-                !self.memory.outstanding(tag),
+                !self.owed_answers.owes(tag as u64),
                 || format!("tag {tag} requested again"),
             )?;
         }
@@ -266,24 +236,20 @@ impl<const VB: usize, const RB: usize, const TW: usize, const NW: usize> Bench
         let now = self.model.outputs(i.in_valid, i.mem_req_ready);
         if i.reset {
             self.owed.clear();
-            self.memory.pending.clear();
+            self.owed_answers.clear();
         } else {
             if let Some((tag, _)) = i.response {
-                self.memory.pending.remove(&tag);
+                self.owed_answers.answered(tag as u64);
             }
             if now.out_valid && i.out_ready {
                 self.owed.remove(&now.out.tid);
                 self.tokens += 1;
             }
             if now.mem_req_valid && i.mem_req_ready {
-                let data = if i.is_store {
-                    self.memory.write(i.addr, i.data);
-                    0
-                } else {
-                    self.memory.read(i.addr)
-                };
-                let at = self.cycle + self.next_latency;
-                self.memory.pending.insert(now.mem_req_tag, (data, at));
+                let data = self.memory.access(i.addr, i.data, i.is_store);
+                let tag = now.mem_req_tag as u64;
+                self.owed_answers
+                    .take(tag, data, self.cycle, self.next_latency);
                 self.owed.insert(i.tid, (i.vc, data));
                 self.requests += 1;
             }
