@@ -97,6 +97,10 @@ enum Command {
         /// reported as "P&R > N min" instead of holding the report for hours.
         #[arg(long, default_value_t = 20)]
         pnr_minutes: u64,
+        /// Stop each Yosys run after this many minutes: a preset whose synthesis takes
+        /// longer is reported as "synthesis > N min".
+        #[arg(long, default_value_t = 60)]
+        synth_minutes: u64,
         presets: Vec<String>,
     },
     /// Random stimulus checked every cycle against the golden model.
@@ -148,12 +152,16 @@ fn fpga_options(
     seeds: u64,
     jobs: usize,
     pnr_minutes: Option<u64>,
+    synth_minutes: Option<u64>,
 ) -> Result<FpgaOptions, String> {
     if seeds == 0 {
         return Err("--seeds must be at least 1".into());
     }
     if pnr_minutes == Some(0) {
         return Err("--pnr-minutes must be at least 1".into());
+    }
+    if synth_minutes == Some(0) {
+        return Err("--synth-minutes must be at least 1".into());
     }
     if let Some(f) = freq {
         if !(f > 0.0 && f.is_finite()) {
@@ -167,6 +175,7 @@ fn fpga_options(
         jobs,
         constraints: PathBuf::from("constraints"),
         pnr_minutes,
+        synth_minutes,
     })
 }
 
@@ -315,7 +324,7 @@ fn dispatch(command: Command) -> Result<(), String> {
         } => {
             let p = presets::find(&preset)?;
             let file = exported_file(&dir, &p)?;
-            let options = fpga_options(device, freq, seeds, 2, pnr_minutes)?;
+            let options = fpga_options(device, freq, seeds, 2, pnr_minutes, None)?;
             let work = match &keep {
                 Some(d) => d.clone(),
                 None => std::env::temp_dir().join(format!(
@@ -328,7 +337,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             if keep.is_none() {
                 let _ = std::fs::remove_dir_all(&work);
             }
-            let result = result?;
+            let result = result?.ok_or("synthesis stopped without a time limit")?;
             if json {
                 println!(
                     "{}",
@@ -349,6 +358,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             cache,
             no_cache,
             pnr_minutes,
+            synth_minutes,
             presets,
         } => {
             if jobs == 0 {
@@ -356,7 +366,14 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
             let options = report::ReportOptions {
                 out,
-                fpga: fpga_options(device, freq, seeds, 1, Some(pnr_minutes))?,
+                fpga: fpga_options(
+                    device,
+                    freq,
+                    seeds,
+                    1,
+                    Some(pnr_minutes),
+                    Some(synth_minutes),
+                )?,
                 jobs,
                 cache: (!no_cache).then_some(cache),
             };

@@ -55,9 +55,14 @@ fn one_preset(preset: &Preset, opts: &ReportOptions, tools: &str) -> Result<(Row
         if let Ok(text) = std::fs::read_to_string(path) {
             if let Ok(row) = serde_json::from_str::<Row>(&text) {
                 // A run stopped at a time limit stands only for limits no longer than it.
-                let stopped_sooner = row.fpga.unfinished.is_some()
-                    && row.fpga.pnr_minutes.unwrap_or(0)
-                        < opts.fpga.pnr_minutes.unwrap_or(u64::MAX);
+                let pnr_sooner = row.fpga.as_ref().is_some_and(|f| {
+                    f.unfinished.is_some()
+                        && f.pnr_minutes.unwrap_or(0) < opts.fpga.pnr_minutes.unwrap_or(u64::MAX)
+                });
+                let synth_sooner = row
+                    .synth_minutes
+                    .is_some_and(|m| m < opts.fpga.synth_minutes.unwrap_or(u64::MAX));
+                let stopped_sooner = pnr_sooner || synth_sooner;
                 if row.key == key && !stopped_sooner {
                     return Ok((row, true));
                 }
@@ -74,17 +79,26 @@ fn one_preset(preset: &Preset, opts: &ReportOptions, tools: &str) -> Result<(Row
     let figures = std::fs::write(&file, &verilog)
         .map_err(|e| format!("cannot write {}: {e}", file.display()))
         .and_then(|()| {
-            let area = area::area_of(preset.name, &file)?;
+            let limit = opts
+                .fpga
+                .synth_minutes
+                .map(|m| std::time::Duration::from_secs(60 * m));
+            // A stopped area flow skips the iCE40 flow: its synthesis is no shorter.
+            let Some(area) = area::area_within(preset.name, &file, limit)? else {
+                return Ok((None, None));
+            };
             let fpga = fpga::run(preset.name, &file, &opts.fpga, &work.join("fpga"))?;
-            Ok((area, fpga))
+            Ok((Some(area), fpga))
         });
     let _ = std::fs::remove_dir_all(&work);
     let (area, fpga) = figures?;
+    let stopped = area.is_none() || fpga.is_none();
     let row = Row {
         preset: preset.name.to_string(),
         key,
         area,
         fpga,
+        synth_minutes: opts.fpga.synth_minutes.filter(|_| stopped),
     };
     if let Some(path) = &cached {
         if let Some(dir) = path.parent() {
@@ -94,6 +108,10 @@ fn one_preset(preset: &Preset, opts: &ReportOptions, tools: &str) -> Result<(Row
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok((row, false))
+}
+
+fn minutes(limit: Option<u64>) -> String {
+    limit.map_or("no limit".into(), |m| format!("{m} min"))
 }
 
 /// Runs the report over `presets` and writes `report.md`, `report.json`, `report.svg`.
@@ -114,7 +132,7 @@ pub fn report(presets: &[Preset], opts: &ReportOptions) -> Result<(), String> {
                 "[{n:>2}/{total}] {:<28} {:>6.1} s  iCE40: {}",
                 row.preset,
                 t.elapsed().as_secs_f64(),
-                report::fmax_cell(&row.fpga)
+                row.ice40_cell()
             ),
             Err(e) => eprintln!("[{n:>2}/{total}] {:<28} FAILED: {e}", p.name),
         }
@@ -150,12 +168,16 @@ pub fn report(presets: &[Preset], opts: &ReportOptions) -> Result<(), String> {
          - **iCE40**: the preset inside the `weft fpga` harness (inputs from a shift chain, outputs \
          registered and XOR-reduced), `synth_ice40` then `nextpnr-ice40` on an {}, seeds {}, \
          target {target}; logic cells after placement (in brackets: minus the harness alone), \
-         Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n",
+         Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n         - **Time limits**: each Yosys run stops after {} and each nextpnr run after {} \
+         (`--synth-minutes`, `--pnr-minutes`); a row stopped there reads \
+         \"synthesis > N min\" or \"P&R > N min\".\n",
         opts.fpga.device.part(),
         match opts.fpga.seeds {
             1 => "1".to_string(),
             n => format!("1..={n}"),
-        }
+        },
+        minutes(opts.fpga.synth_minutes),
+        minutes(opts.fpga.pnr_minutes),
     );
     let missing: Vec<&str> = weft_testbenches::presets::all()
         .iter()

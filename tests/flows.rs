@@ -152,9 +152,24 @@ fn bad_fpga_options_are_refused() {
         &["fpga", "sub_warp_unit_4x8", "--freq", "-5"],
         &["fpga", "sub_warp_unit_4x8", "--pnr-minutes", "0"],
         &["fpga", "no_such_preset"],
+        &[
+            "report",
+            "--out",
+            "target/never",
+            "--synth-minutes",
+            "0",
+            "bbs",
+        ],
     ] {
         let out = weft(args);
         assert!(!out.status.success(), "{args:?}: {}", text(&out));
+        if let Some(flag) = args.iter().find(|a| a.ends_with("-minutes")) {
+            assert!(
+                text(&out).contains(flag),
+                "{args:?} names {flag}: {}",
+                text(&out)
+            );
+        }
     }
 }
 
@@ -257,4 +272,16 @@ fn report_writes_table_json_chart_and_reuses_its_cache() {
         serde_json::from_str::<serde_json::Value>(&again).unwrap(),
         serde_json::Value::Array(rows.clone())
     );
+}
+
+/// A Yosys run past the report's time limit is stopped and comes back as "stopped", not
+/// as figures or an error; without a limit the same run gives its figures.
+#[test]
+fn a_synthesis_past_its_limit_is_stopped() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog_out/bbs.v");
+    let quick = std::time::Duration::from_millis(200);
+    let stopped = weft_testbenches::area::area_within("bbs", &file, Some(quick));
+    assert_eq!(stopped, Ok(None));
+    let done = weft_testbenches::area::area_within("bbs", &file, None).unwrap();
+    assert!(done.is_some_and(|a| a.cells > 0));
 }

@@ -68,15 +68,26 @@ pub fn script(name: &str, file: &Path) -> String {
 
 /// Synthesizes `file` (top `name`) and reads every figure from Yosys's log.
 pub fn area_of(name: &str, file: &Path) -> Result<Area, String> {
+    area_within(name, file, None).map(|a| a.expect("an unlimited run is never stopped"))
+}
+
+/// [`area_of`], stopping Yosys after `limit`: `Ok(None)` when it was stopped.
+pub fn area_within(
+    name: &str,
+    file: &Path,
+    limit: Option<std::time::Duration>,
+) -> Result<Option<Area>, String> {
     let dir = std::env::current_dir().map_err(|e| e.to_string())?;
-    let out = YOSYS.run(&["-q", "-p", &script(name, file)], &dir)?;
+    let Some(out) = YOSYS.run_limited(&["-q", "-p", &script(name, file)], &dir, limit)? else {
+        return Ok(None);
+    };
     if !out.status.success() {
         return Err(format!(
             "yosys synthesis of {name} failed:\n{}",
             transcript(&out)
         ));
     }
-    parse_stats(name, &String::from_utf8_lossy(&out.stdout))
+    parse_stats(name, &String::from_utf8_lossy(&out.stdout)).map(Some)
 }
 
 /// The text between `marker` and the next marker (or the end).

@@ -391,6 +391,9 @@ pub struct FpgaOptions {
     /// Stop a nextpnr run after this many minutes (a congested design can route for
     /// hours); the result then says so instead of giving an Fmax.
     pub pnr_minutes: Option<u64>,
+    /// Stop each Yosys run (`synth_ice40`) after this many minutes; `run` then returns
+    /// `Ok(None)`.
+    pub synth_minutes: Option<u64>,
 }
 
 /// Everything `weft fpga` reports for one preset.
@@ -512,7 +515,13 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-fn synth_ice40(files: &[&Path], dir: &Path, json: Option<&str>) -> Result<Ice40Cells, String> {
+/// `synth_ice40` of `files`; `Ok(None)` when stopped at `limit`.
+fn synth_ice40(
+    files: &[&Path],
+    dir: &Path,
+    json: Option<&str>,
+    limit: Option<std::time::Duration>,
+) -> Result<Option<Ice40Cells>, String> {
     let reads: Vec<String> = files
         .iter()
         .map(|f| format!("read_verilog {}", f.display()))
@@ -522,20 +531,23 @@ fn synth_ice40(files: &[&Path], dir: &Path, json: Option<&str>) -> Result<Ice40C
         "{}; synth_ice40 -top {HARNESS_TOP}{json}; tee -a /dev/stdout stat",
         reads.join("; ")
     );
-    let out = YOSYS.run(&["-q", "-p", &script], dir)?;
+    let Some(out) = YOSYS.run_limited(&["-q", "-p", &script], dir, limit)? else {
+        return Ok(None);
+    };
     if !out.status.success() {
         return Err(format!("synth_ice40 failed:\n{}", transcript(&out)));
     }
-    parse_ice40_stat(&String::from_utf8_lossy(&out.stdout))
+    parse_ice40_stat(&String::from_utf8_lossy(&out.stdout)).map(Some)
 }
 
-/// Runs the whole flow for the block in `file` (top module `top`) inside `work`.
+/// Runs the whole flow for the block in `file` (top module `top`) inside `work`;
+/// `Ok(None)` when synthesis was stopped at `options.synth_minutes`.
 pub fn run(
     top: &str,
     file: &Path,
     options: &FpgaOptions,
     work: &Path,
-) -> Result<FpgaResult, String> {
+) -> Result<Option<FpgaResult>, String> {
     assert!(options.seeds >= 1, "--seeds must be at least 1");
     YOSYS.find()?;
     NEXTPNR_ICE40.find()?;
@@ -547,10 +559,24 @@ pub fn run(
     let harness_file = write(work, "harness.v", &h.verilog)?;
     let stub_file = write(work, "black_box.v", &black_box(top, &ports))?;
     let block_file = std::fs::canonicalize(file).map_err(|e| e.to_string())?;
-    let total = synth_ice40(&[&block_file, &harness_file], work, Some("design.json"))
-        .map_err(|e| format!("{top}: {e}"))?;
-    let harness_cells = synth_ice40(&[&stub_file, &harness_file], work, None)
-        .map_err(|e| format!("{top} (harness alone): {e}"))?;
+    let synth_limit = options
+        .synth_minutes
+        .map(|m| std::time::Duration::from_secs(60 * m));
+    let Some(total) = synth_ice40(
+        &[&block_file, &harness_file],
+        work,
+        Some("design.json"),
+        synth_limit,
+    )
+    .map_err(|e| format!("{top}: {e}"))?
+    else {
+        return Ok(None);
+    };
+    let Some(harness_cells) = synth_ice40(&[&stub_file, &harness_file], work, None, synth_limit)
+        .map_err(|e| format!("{top} (harness alone): {e}"))?
+    else {
+        return Ok(None);
+    };
 
     let pins = options.constraints.join(options.device.pcf());
     let mut pcf = std::fs::read_to_string(&pins).map_err(|e| {
@@ -622,7 +648,7 @@ pub fn run(
                 "place and route of {top} did not finish within {} min (seed {seed}; raise --pnr-minutes)",
                 options.pnr_minutes.unwrap_or(0)
             ));
-            return Ok(result);
+            return Ok(Some(result));
         };
         let overflows = log.overflows();
         if !overflows.is_empty() {
@@ -632,7 +658,7 @@ pub fn run(
                 .collect();
             result.does_not_fit = Some(does_not_fit(top, options.device, &over));
             result.logic_cells = log.used("ICESTORM_LC").map(|u| u.used);
-            return Ok(result);
+            return Ok(Some(result));
         }
         match log.fmax_mhz {
             Some(f) if log.error.is_none() => fmax.push(f),
@@ -651,7 +677,7 @@ pub fn run(
     }
     result.fmax_median_mhz = median(&fmax);
     result.fmax_per_seed_mhz = fmax;
-    Ok(result)
+    Ok(Some(result))
 }
 
 fn nextpnr(

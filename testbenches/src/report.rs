@@ -10,8 +10,24 @@ pub struct Row {
     pub preset: String,
     /// What the inputs hashed to; a cached row is reused only under the same key.
     pub key: String,
-    pub area: Area,
-    pub fpga: FpgaResult,
+    /// `None` when Yosys was stopped at `synth_minutes` (then `fpga` is `None` too).
+    pub area: Option<Area>,
+    /// `None` when `synth_ice40` (or the area flow before it) was stopped.
+    pub fpga: Option<FpgaResult>,
+    /// Set when a Yosys run of this row was stopped at this many minutes.
+    #[serde(default)]
+    pub synth_minutes: Option<u64>,
+}
+
+impl Row {
+    /// The iCE40 cell: Fmax, or why there is none.
+    pub fn ice40_cell(&self) -> String {
+        match (&self.fpga, self.synth_minutes) {
+            (Some(f), _) => fmax_cell(f),
+            (None, Some(m)) => format!("synthesis > {m} min"),
+            (None, None) => "n/a".into(),
+        }
+    }
 }
 
 /// 64-bit FNV-1a over `parts` (each followed by a separator), as 16 hex digits: stable
@@ -56,27 +72,33 @@ pub fn markdown(rows: &[Row], header: &str) -> String {
          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
     );
     for r in rows {
-        let a = &r.area;
-        let lcs = match r.fpga.logic_cells {
-            Some(lc) if r.fpga.does_not_fit.is_none() => {
-                let harness = r.fpga.harness.luts.max(r.fpga.harness.flip_flops);
+        let lcs = match &r.fpga {
+            Some(f) if f.does_not_fit.is_none() && f.logic_cells.is_some() => {
+                let harness = f.harness.luts.max(f.harness.flip_flops);
+                let lc = f.logic_cells.unwrap_or(0);
                 format!("{lc} ({})", lc.saturating_sub(harness))
             }
             _ => "-".into(),
         };
+        let area = match &r.area {
+            Some(a) => [
+                a.cells,
+                a.flip_flops,
+                a.ram_bits,
+                a.gates,
+                a.logic_depth,
+                a.transistors,
+                a.xilinx_luts,
+                a.xilinx_ffs,
+            ]
+            .map(|n| n.to_string())
+            .join(" | "),
+            None => ["-"; 8].join(" | "),
+        };
         s.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| `{}` | {area} | {lcs} | {} |\n",
             r.preset,
-            a.cells,
-            a.flip_flops,
-            a.ram_bits,
-            a.gates,
-            a.logic_depth,
-            a.transistors,
-            a.xilinx_luts,
-            a.xilinx_ffs,
-            lcs,
-            fmax_cell(&r.fpga)
+            r.ice40_cell()
         ));
     }
     s
@@ -89,16 +111,16 @@ fn escape(text: &str) -> String {
 }
 
 /// Two horizontal bar charts side by side: 2-input gate count (log scale) and iCE40
-/// Fmax (linear); a preset that does not fit gets a label instead of a bar.
+/// Fmax (linear); a preset without a figure (does not fit, a flow stopped at its time
+/// limit) gets the reason instead of a bar.
 pub fn svg(rows: &[Row], title: &str) -> String {
     let (label_w, bar_w, gap, row_h, top) = (210.0, 300.0, 90.0, 18.0, 48.0);
     let width = label_w + 2.0 * bar_w + gap + 40.0;
     let height = top + row_h * rows.len() as f64 + 20.0;
-    let max_gates = rows.iter().map(|r| r.area.gates).max().unwrap_or(1).max(10) as f64;
-    let max_fmax = rows
-        .iter()
-        .filter_map(|r| r.fpga.fmax_median_mhz)
-        .fold(1.0f64, f64::max);
+    let gates_of = |r: &Row| r.area.as_ref().map(|a| a.gates);
+    let fmax_of = |r: &Row| r.fpga.as_ref().and_then(|f| f.fmax_median_mhz);
+    let max_gates = rows.iter().filter_map(gates_of).max().unwrap_or(1).max(10) as f64;
+    let max_fmax = rows.iter().filter_map(fmax_of).fold(1.0f64, f64::max);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
          font-family=\"sans-serif\" font-size=\"11\">\n\
@@ -117,18 +139,29 @@ pub fn svg(rows: &[Row], title: &str) -> String {
             y + 12.0,
             escape(&r.preset)
         ));
-        let gates = (r.area.gates.max(1) as f64).log10() / max_gates.log10() * bar_w;
-        s.push_str(&format!(
-            "<rect x=\"{label_w}\" y=\"{y:.1}\" width=\"{gates:.1}\" height=\"{:.1}\" fill=\"#4e79a7\"/>\n\
-             <text x=\"{:.1}\" y=\"{:.1}\">{}</text>\n",
-            row_h - 4.0,
-            label_w + gates + 3.0,
-            y + 12.0,
-            r.area.gates
-        ));
+        let label = |x: f64, text: &str| {
+            format!(
+                "<text x=\"{x:.0}\" y=\"{:.1}\" fill=\"#999\">{}</text>\n",
+                y + 12.0,
+                escape(text)
+            )
+        };
+        match gates_of(r) {
+            Some(g) => {
+                let w = (g.max(1) as f64).log10() / max_gates.log10() * bar_w;
+                s.push_str(&format!(
+                    "<rect x=\"{label_w}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"#4e79a7\"/>\n\
+                     <text x=\"{:.1}\" y=\"{:.1}\">{g}</text>\n",
+                    row_h - 4.0,
+                    label_w + w + 3.0,
+                    y + 12.0,
+                ));
+            }
+            None => s.push_str(&label(label_w, &r.ice40_cell())),
+        }
         let x = label_w + bar_w + gap;
-        match r.fpga.fmax_median_mhz {
-            Some(f) if r.fpga.does_not_fit.is_none() => {
+        match fmax_of(r) {
+            Some(f) => {
                 let w = f / max_fmax * bar_w;
                 s.push_str(&format!(
                     "<rect x=\"{x:.0}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"#f28e2b\"/>\n\
@@ -138,10 +171,8 @@ pub fn svg(rows: &[Row], title: &str) -> String {
                     y + 12.0
                 ));
             }
-            _ => s.push_str(&format!(
-                "<text x=\"{x:.0}\" y=\"{:.1}\" fill=\"#999\">does not fit</text>\n",
-                y + 12.0
-            )),
+            // Does not fit, or not finished: say which.
+            None => s.push_str(&label(x, &r.ice40_cell())),
         }
     }
     s.push_str("</svg>\n");
@@ -163,7 +194,7 @@ mod tests {
         Row {
             preset: name.into(),
             key: "k".into(),
-            area: Area {
+            area: Some(Area {
                 preset: name.into(),
                 cells: 1,
                 flip_flops: 2,
@@ -175,8 +206,8 @@ mod tests {
                 xilinx_ffs: 7,
                 xilinx_lutram: 0,
                 xilinx_bram: 0,
-            },
-            fpga: FpgaResult {
+            }),
+            fpga: Some(FpgaResult {
                 preset: name.into(),
                 device: Device::Hx8k,
                 part: Device::Hx8k.part().into(),
@@ -207,19 +238,43 @@ mod tests {
                 seeds: vec![1, 2, 3],
                 fmax_per_seed_mhz: fmax.into_iter().collect(),
                 fmax_median_mhz: fmax,
-            },
+            }),
+            synth_minutes: None,
         }
     }
 
     #[test]
     fn a_stopped_place_and_route_says_so() {
         let mut r = row("congested", 50, Some(1.0));
-        r.fpga.fmax_median_mhz = None;
-        r.fpga.fmax_per_seed_mhz.clear();
-        r.fpga.unfinished = Some("place and route did not finish within 20 min".into());
-        r.fpga.pnr_minutes = Some(20);
-        assert_eq!(fmax_cell(&r.fpga), "P&R > 20 min");
-        assert!(r.fpga.summary().contains("did not finish within 20 min"));
+        let f = r.fpga.as_mut().unwrap();
+        f.fmax_median_mhz = None;
+        f.fmax_per_seed_mhz.clear();
+        f.unfinished = Some("place and route did not finish within 20 min".into());
+        f.pnr_minutes = Some(20);
+        assert_eq!(r.ice40_cell(), "P&R > 20 min");
+        assert!(r
+            .fpga
+            .as_ref()
+            .unwrap()
+            .summary()
+            .contains("did not finish within 20 min"));
+        assert!(svg(&[r], "t").contains(">P&amp;R &gt; 20 min<"));
+    }
+
+    #[test]
+    fn a_stopped_synthesis_leaves_dashes_and_says_so() {
+        let mut r = row("huge", 50, Some(1.0));
+        r.area = None;
+        r.fpga = None;
+        r.synth_minutes = Some(60);
+        let md = markdown(&[r.clone()], "# t\n");
+        assert!(
+            md.contains("| `huge` | - | - | - | - | - | - | - | - | - | synthesis > 60 min |"),
+            "{md}"
+        );
+        let s = svg(&[r], "t");
+        assert_eq!(s.matches("<rect x=").count(), 0, "no bars: {s}");
+        assert_eq!(s.matches(">synthesis &gt; 60 min<").count(), 2, "{s}");
     }
 
     #[test]
