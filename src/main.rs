@@ -33,6 +33,10 @@ enum Command {
         /// Skip the area table (no Yosys run).
         #[arg(long)]
         no_area: bool,
+        /// Stop each preset's Yosys run after this many minutes (the table then names
+        /// it): the largest presets take over an hour.
+        #[arg(long, default_value_t = 20)]
+        synth_minutes: u64,
         presets: Vec<String>,
     },
     /// Yosys and Verilator lint of the exported files; non-zero exit on any finding.
@@ -48,6 +52,9 @@ enum Command {
         dir: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Stop each preset's Yosys run after this many minutes (default: no limit).
+        #[arg(long)]
+        synth_minutes: Option<u64>,
         presets: Vec<String>,
     },
     /// iCE40 synthesis, place and route of a preset inside an I/O harness: logic cells,
@@ -179,14 +186,45 @@ fn fpga_options(
     })
 }
 
-/// Every preset's area, two at a time (Yosys is single-threaded; the machine has two cores).
-fn areas(list: &[Preset], files: &[PathBuf]) -> Result<Vec<weft_testbenches::area::Area>, String> {
+/// Every preset's area, two at a time (Yosys is single-threaded; the machine has two
+/// cores), with a progress line per preset; a run past `synth_minutes` is stopped and
+/// listed in the second vector instead.
+fn areas(
+    list: &[Preset],
+    files: &[PathBuf],
+    synth_minutes: Option<u64>,
+) -> Result<(Vec<weft_testbenches::area::Area>, Vec<String>), String> {
+    if synth_minutes == Some(0) {
+        return Err("--synth-minutes must be at least 1".into());
+    }
+    let limit = synth_minutes.map(|m| std::time::Duration::from_secs(60 * m));
     let jobs: Vec<(&Preset, &PathBuf)> = list.iter().zip(files).collect();
-    parallel(&jobs, 2, |(p, f)| {
-        weft_testbenches::area::area_of(p.name, f)
-    })
-    .into_iter()
-    .collect()
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results = parallel(&jobs, 2, |(p, f)| {
+        let start = std::time::Instant::now();
+        let r = weft_testbenches::area::area_within(p.name, f, limit);
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let what = match &r {
+            Ok(Some(_)) => format!("{:.1} s", start.elapsed().as_secs_f64()),
+            Ok(None) => "stopped at --synth-minutes".into(),
+            Err(_) => "failed".into(),
+        };
+        eprintln!("[{n:>2}/{}] area {:<28} {what}", jobs.len(), p.name);
+        r
+    });
+    let mut rows = vec![];
+    let mut stopped = vec![];
+    for (p, r) in list.iter().zip(results) {
+        match r? {
+            Some(a) => rows.push(a),
+            None => stopped.push(format!(
+                "{}: synthesis > {} min (raise --synth-minutes)",
+                p.name,
+                synth_minutes.unwrap_or(0)
+            )),
+        }
+    }
+    Ok((rows, stopped))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -246,6 +284,7 @@ fn dispatch(command: Command) -> Result<(), String> {
         Command::Export {
             out,
             no_area,
+            synth_minutes,
             presets,
         } => {
             let list = select(&presets)?;
@@ -262,8 +301,11 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
             match YOSYS.find() {
                 Ok(_) => {
-                    let rows = areas(&list, &files)?;
+                    let (rows, stopped) = areas(&list, &files, Some(synth_minutes))?;
                     println!("\n{}", weft_testbenches::area::table(&rows));
+                    for s in stopped {
+                        println!("{s}");
+                    }
                 }
                 Err(why) => println!("\nno area table: {why}"),
             }
@@ -294,21 +336,33 @@ fn dispatch(command: Command) -> Result<(), String> {
                 Err(format!("lint findings in: {}", failed.join(", ")))
             }
         }
-        Command::Area { dir, json, presets } => {
+        Command::Area {
+            dir,
+            json,
+            synth_minutes,
+            presets,
+        } => {
             let list = select(&presets)?;
             let files = list
                 .iter()
                 .map(|p| exported_file(&dir, p))
                 .collect::<Result<Vec<_>, _>>()?;
             YOSYS.find()?;
-            let rows = areas(&list, &files)?;
+            let (rows, stopped) = areas(&list, &files, synth_minutes)?;
             if json {
                 println!(
                     "{}",
                     serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
                 );
+                // JSON holds measured rows only; a stopped run is named on stderr.
+                for s in stopped {
+                    eprintln!("{s}");
+                }
             } else {
                 print!("{}", weft_testbenches::area::table(&rows));
+                for s in stopped {
+                    println!("{s}");
+                }
             }
             Ok(())
         }

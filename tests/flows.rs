@@ -160,6 +160,7 @@ fn bad_fpga_options_are_refused() {
             "0",
             "bbs",
         ],
+        &["area", "--synth-minutes", "0", "bbs"],
     ] {
         let out = weft(args);
         assert!(!out.status.success(), "{args:?}: {}", text(&out));
