@@ -32,6 +32,38 @@ pub struct Area {
     pub xilinx_bram: u64,
 }
 
+/// Column names of [`Area::figures`], in order.
+pub const FIGURES: [&str; 10] = [
+    "cells",
+    "FFs",
+    "RAM bits",
+    "gates",
+    "depth",
+    "transistors",
+    "xc LUT",
+    "xc FF",
+    "xc LUTRAM",
+    "BRAM",
+];
+
+impl Area {
+    /// Every figure, in the order of [`FIGURES`].
+    pub fn figures(&self) -> [u64; 10] {
+        [
+            self.cells,
+            self.flip_flops,
+            self.ram_bits,
+            self.gates,
+            self.logic_depth,
+            self.transistors,
+            self.xilinx_luts,
+            self.xilinx_ffs,
+            self.xilinx_lutram,
+            self.xilinx_bram,
+        ]
+    }
+}
+
 const GENERIC: &str = "==weft generic==";
 const GATES: &str = "==weft gates==";
 const CMOS: &str = "==weft cmos==";
@@ -232,34 +264,19 @@ pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
 
 /// The area table as text.
 pub fn table(rows: &[Area]) -> String {
-    let mut s = format!(
-        "{:<28} {:>7} {:>6} {:>8} {:>7} {:>6} {:>11} {:>7} {:>7} {:>7} {:>5}\n",
-        "preset",
-        "cells",
-        "FFs",
-        "RAM bits",
-        "gates",
-        "depth",
-        "transistors",
-        "xc LUT",
-        "xc FF",
-        "xc LUTRAM",
-        "BRAM"
-    );
+    let line = |name: &str, cells: Vec<String>| {
+        let cells: Vec<String> = cells
+            .iter()
+            .zip(FIGURES)
+            .map(|(c, title)| format!("{c:>w$}", w = title.len().max(7)))
+            .collect();
+        format!("{name:<28} {}\n", cells.join(" "))
+    };
+    let mut s = line("preset", FIGURES.map(String::from).to_vec());
     for a in rows {
-        s.push_str(&format!(
-            "{:<28} {:>7} {:>6} {:>8} {:>7} {:>6} {:>11} {:>7} {:>7} {:>9} {:>5}\n",
-            a.preset,
-            a.cells,
-            a.flip_flops,
-            a.ram_bits,
-            a.gates,
-            a.logic_depth,
-            a.transistors,
-            a.xilinx_luts,
-            a.xilinx_ffs,
-            a.xilinx_lutram,
-            a.xilinx_bram
+        s.push_str(&line(
+            &a.preset,
+            a.figures().map(|n| n.to_string()).to_vec(),
         ));
     }
     s

@@ -81,18 +81,12 @@ pub fn markdown(rows: &[Row], header: &str) -> String {
             _ => "-".into(),
         };
         let area = match &r.area {
-            Some(a) => [
-                a.cells,
-                a.flip_flops,
-                a.ram_bits,
-                a.gates,
-                a.logic_depth,
-                a.transistors,
-                a.xilinx_luts,
-                a.xilinx_ffs,
-            ]
-            .map(|n| n.to_string())
-            .join(" | "),
+            // The figures up to Xilinx flip-flops (the table's columns).
+            Some(a) => a.figures()[..8]
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(" | "),
             None => ["-"; 8].join(" | "),
         };
         s.push_str(&format!(
