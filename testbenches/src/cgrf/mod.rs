@@ -2,8 +2,10 @@
 use crate::presets::Preset;
 
 pub mod compute_unit;
+pub mod divide_tile;
 pub mod fabric;
 pub mod load_store_unit;
+pub mod memory_tile;
 pub mod special_compute_unit;
 pub mod split_join;
 pub mod switch;
