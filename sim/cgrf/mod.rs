@@ -3,6 +3,7 @@ pub mod compute_unit;
 pub mod dataflow;
 pub mod divide_tile;
 pub mod fabric;
+pub mod fabric_tile;
 pub mod load_store_unit;
 pub mod memory_tile;
 pub mod special_compute_unit;

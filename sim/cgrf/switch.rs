@@ -53,6 +53,12 @@ impl Switch {
         &self.routes
     }
 
+    /// The token at the head of input `i`'s FIFO (what a routed output shows, whether
+    /// or not it leaves this cycle).
+    pub fn head(&self, i: usize) -> Option<Token> {
+        self.fifos[i].front().copied()
+    }
+
     pub fn outputs(&self, out_ready: &[bool]) -> SwitchOut {
         let n_in = self.fifos.len();
         let mut routed = vec![false; n_in];

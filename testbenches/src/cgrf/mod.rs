@@ -4,6 +4,7 @@ use crate::presets::Preset;
 pub mod compute_unit;
 pub mod divide_tile;
 pub mod fabric;
+pub mod fabric_tile;
 pub mod load_store_unit;
 pub mod memory_tile;
 pub mod special_compute_unit;
