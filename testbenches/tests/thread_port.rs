@@ -2,7 +2,9 @@
 //! (`sim/cgrf/thread_port.rs`), cycle by cycle under random stimulus, with the
 //! contracts: a channel is never given to two threads at once, a thread enters only
 //! with a free channel, the injected token carries the thread id as data, and a
-//! finished thread is reported at once.
+//! finished thread is reported at once. Property-tested over sizes 2..32 channels,
+//! seeds and handshake rates.
+use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
@@ -11,7 +13,23 @@ use weft_sim::cgrf::thread_port::ThreadPort as Model;
 use weft_testbenches::bench::settle;
 use weft_testbenches::convert::small;
 
-fn run<const VCS: usize, const VB: usize>(seed: u64, cycles: usize) {
+/// Percent of cycles a thread is offered / the first switch is ready / a last token
+/// arrives for a channel in use.
+#[derive(Clone, Copy, Debug)]
+struct Knobs {
+    valid: u32,
+    ready: u32,
+    last: u32,
+}
+
+const DEFAULT: Knobs = Knobs {
+    valid: 75,
+    ready: 80,
+    last: 33,
+};
+
+/// Runs `cycles` cycles; returns the threads injected.
+fn run<const VCS: usize, const VB: usize>(seed: u64, cycles: usize, k: Knobs) -> usize {
     let mut uut = ThreadPort::<VCS, VB>::default();
     uut.connect_all();
     let mut model = Model::new(VCS);
@@ -20,13 +38,13 @@ fn run<const VCS: usize, const VB: usize>(seed: u64, cycles: usize) {
     let mut injected = 0;
     for cycle in 0..cycles {
         let reset = cycle == 0 || rng.gen_ratio(1, 2000);
-        let valid = rng.gen_ratio(3, 4);
-        let ready = rng.gen_ratio(4, 5);
+        let valid = rng.gen_ratio(k.valid, 100);
+        let ready = rng.gen_ratio(k.ready, 100);
         let tid: u16 = rng.gen();
         // a last token for a channel in use (sometimes), never for a free one
         let busy: Vec<usize> = (0..VCS).filter(|&v| held[v].is_some()).collect();
-        let last =
-            (!busy.is_empty() && rng.gen_ratio(1, 3)).then(|| busy[rng.gen_range(0..busy.len())]);
+        let last = (!busy.is_empty() && rng.gen_ratio(k.last, 100))
+            .then(|| busy[rng.gen_range(0..busy.len())]);
         uut.clock.next = Clock::from(false);
         uut.reset.next = reset;
         uut.thread_valid.next = valid;
@@ -85,18 +103,46 @@ fn run<const VCS: usize, const VB: usize>(seed: u64, cycles: usize) {
         uut.clock.next = Clock::from(true);
         settle(&mut uut).unwrap();
     }
+    injected
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn model_and_rtl_agree(
+        seed in any::<u64>(),
+        vb in 1u32..=5,
+        valid in 5u32..=100,
+        ready in 5u32..=100,
+        last in 5u32..=100,
+    ) {
+        let k = Knobs { valid, ready, last };
+        let injected = match vb {
+            1 => run::<2, 1>(seed, 3_000, k),
+            2 => run::<4, 2>(seed, 3_000, k),
+            3 => run::<8, 3>(seed, 3_000, k),
+            4 => run::<16, 4>(seed, 3_000, k),
+            _ => run::<32, 5>(seed, 3_000, k),
+        };
+        prop_assert!(injected > 0, "{k:?}: nothing injected");
+    }
+}
+
+#[test]
+fn matches_the_model_with_4_channels() {
+    let injected = run::<4, 2>(1, 20_000, DEFAULT);
     assert!(
-        injected > cycles / 4,
+        injected > 20_000 / 4,
         "the stimulus injects threads ({injected})"
     );
 }
 
 #[test]
-fn matches_the_model_with_4_channels() {
-    run::<4, 2>(1, 20_000);
-}
-
-#[test]
 fn matches_the_model_with_32_channels() {
-    run::<32, 5>(2, 20_000);
+    let injected = run::<32, 5>(2, 20_000, DEFAULT);
+    assert!(
+        injected > 20_000 / 4,
+        "the stimulus injects threads ({injected})"
+    );
 }
