@@ -41,6 +41,9 @@ pub type Bbs32x1024 = crate::vgiw::bbs::Bbs<32, 16, 5, 4, 32, 34>;
 /// `lvc_4k`: 4 KB live value cache: 32 live values x 1024 threads (AW 15), 4 banks x
 /// 64 sets x 4 words; TAGW 5, IW 10, LW 8, 4-bit request ids.
 pub type Lvc4k = crate::vgiw::lvc::Lvc<15, 5, 10, 4, 2, 2, 4, 6, 8, 4>;
+/// `live_value_port`: 128 live values x 256 threads (a 15-bit LVC word address, as
+/// `lvc_4k`).
+pub type LiveValuePort7x8 = crate::vgiw::live_value_port::LiveValuePort<7, 8, 15>;
 /// `lvc`: the paper's 64 KB: 64 live values x 1024 threads (AW 16), 8 banks x 512
 /// sets x 4 words; TAGW 2, IW 14, LW 11, 4-bit request ids.
 pub type Lvc64k = crate::vgiw::lvc::Lvc<16, 2, 14, 8, 3, 2, 4, 9, 11, 4>;
