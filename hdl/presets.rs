@@ -41,6 +41,8 @@ pub type Bbs32x1024 = crate::vgiw::bbs::Bbs<32, 16, 5, 4, 32, 34>;
 /// `lvc_4k`: 4 KB live value cache: 32 live values x 1024 threads (AW 15), 4 banks x
 /// 64 sets x 4 words; TAGW 5, IW 10, LW 8, 4-bit request ids.
 pub type Lvc4k = crate::vgiw::lvc::Lvc<15, 5, 10, 4, 2, 2, 4, 6, 8, 4>;
+/// `fabric_loader`: 1 024 configuration commands of 64 bits.
+pub type FabricLoader1k = crate::vgiw::fabric_loader::FabricLoader<10>;
 /// `live_value_port`: 128 live values x 256 threads (a 15-bit LVC word address, as
 /// `lvc_4k`).
 pub type LiveValuePort7x8 = crate::vgiw::live_value_port::LiveValuePort<7, 8, 15>;

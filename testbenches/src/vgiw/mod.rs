@@ -9,6 +9,7 @@ pub mod bbs;
 pub mod cvt;
 pub mod cvu_initiator;
 pub mod cvu_terminator;
+pub mod fabric_loader;
 pub mod live_value_port;
 pub mod lvc;
 pub mod vgiw_control;
@@ -96,5 +97,6 @@ pub fn presets() -> Vec<Preset> {
             bench: || Box::new(lvc::LvcBench::<16, 2, 14, 8, 3, 2, 4, 9, 11, 4>::default()),
         },
         live_value_port::preset(),
+        fabric_loader::preset(),
     ]
 }
