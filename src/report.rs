@@ -168,7 +168,8 @@ pub fn report(presets: &[Preset], opts: &ReportOptions) -> Result<(), String> {
          - **iCE40**: the preset inside the `weft fpga` harness (inputs from a shift chain, outputs \
          registered and XOR-reduced), `synth_ice40` then `nextpnr-ice40` on an {}, seeds {}, \
          target {target}; logic cells after placement (in brackets: minus the harness alone), \
-         Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n         - **Time limits**: each Yosys run stops after {} and each nextpnr run after {} \
+         Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n\
+         - **Time limits**: each Yosys run stops after {} and each nextpnr run after {} \
          (`--synth-minutes`, `--pnr-minutes`); a row stopped there reads \
          \"synthesis > N min\" or \"P&R > N min\".\n",
         opts.fpga.device.part(),
