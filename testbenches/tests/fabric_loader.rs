@@ -15,7 +15,7 @@ use weft_testbenches::convert::small;
 use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
-use weft_testbenches::vgiw::fabric_loader::FabricLoaderBench;
+use weft_testbenches::vgiw::fabric_loader::{unit_write, FabricLoaderBench};
 
 fn equivalence<const CAW: usize>(seed: u64, write: u32, start: u32, invalid: u32) {
     let mut b = FabricLoaderBench::<CAW>::default();
@@ -65,17 +65,8 @@ fn play<const CAW: usize>(prog: &[u64], base: usize) -> (Vec<Seen>, bool, bool, 
         u.start.next = false;
         f(u);
         settle(u).unwrap();
-        let seen = if u.cfg_unit_valid.val() {
-            Some(Seen::Unit(
-                small(u.cfg_unit_id.val()) as u8,
-                UnitConfig {
-                    opcode: small(u.cfg_opcode.val()) as u8,
-                    imm_en: u.cfg_imm_en.val(),
-                    imm: small(u.cfg_imm.val()) as u32,
-                    store: u.cfg_store.val(),
-                    indexed: u.cfg_indexed.val(),
-                },
-            ))
+        let seen = if let Some((id, c)) = unit_write(u) {
+            Some(Seen::Unit(id, c))
         } else if u.route_shift.val() {
             Some(Seen::Route([0, 1, 2, 3].map(|r| {
                 (u.route_in_en[r].val(), small(u.route_in_sel[r].val()) as u8)

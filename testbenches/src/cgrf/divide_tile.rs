@@ -5,6 +5,7 @@
 //! Not a preset: the tile is a composition of presets (token buffer, special compute
 //! unit) and is exported inside `fabric`.
 use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::cgrf::drive_link;
 use crate::convert::small;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -61,16 +62,20 @@ impl<const VCS: usize, const VB: usize> DivideTileBench<VCS, VB> {
         u.reset.next = i.reset;
         u.cfg_valid.next = i.cfg.is_some();
         u.cfg_opcode.next = i.cfg.map_or(0, DivOp::code).into();
-        let a = i.a.unwrap_or_default();
-        u.a_valid.next = i.a.is_some();
-        u.a_vc.next = (a.vc as u64).into();
-        u.a_tid.next = u64::from(a.tid).into();
-        u.a_data.next = u64::from(a.data).into();
-        let b = i.b.unwrap_or_default();
-        u.b_valid.next = i.b.is_some();
-        u.b_vc.next = (b.vc as u64).into();
-        u.b_tid.next = u64::from(b.tid).into();
-        u.b_data.next = u64::from(b.data).into();
+        drive_link(
+            &mut u.a_valid,
+            &mut u.a_vc,
+            &mut u.a_tid,
+            &mut u.a_data,
+            i.a,
+        );
+        drive_link(
+            &mut u.b_valid,
+            &mut u.b_vc,
+            &mut u.b_tid,
+            &mut u.b_data,
+            i.b,
+        );
         u.out_ready.next = i.out_ready;
         self.inputs = i;
     }

@@ -7,6 +7,7 @@
 //! indexed, base) change at random while the tile is idle. Not a preset: the tile is a
 //! composition of presets (token buffer, load/store unit) exported inside `fabric`.
 use crate::bench::{contract, expect, Bench, Mismatch};
+use crate::cgrf::drive_link;
 use crate::convert::small;
 use crate::memory::{Outstanding, Words};
 use rand::Rng;
@@ -79,16 +80,20 @@ impl<const VCS: usize, const VB: usize> MemoryTileBench<VCS, VB> {
         u.cfg_store.next = c.store;
         u.cfg_indexed.next = c.indexed;
         u.cfg_base.next = u64::from(c.base).into();
-        let a = i.a.unwrap_or_default();
-        u.a_valid.next = i.a.is_some();
-        u.a_vc.next = (a.vc as u64).into();
-        u.a_tid.next = u64::from(a.tid).into();
-        u.a_data.next = u64::from(a.data).into();
-        let b = i.b.unwrap_or_default();
-        u.b_valid.next = i.b.is_some();
-        u.b_vc.next = (b.vc as u64).into();
-        u.b_tid.next = u64::from(b.tid).into();
-        u.b_data.next = u64::from(b.data).into();
+        drive_link(
+            &mut u.a_valid,
+            &mut u.a_vc,
+            &mut u.a_tid,
+            &mut u.a_data,
+            i.a,
+        );
+        drive_link(
+            &mut u.b_valid,
+            &mut u.b_vc,
+            &mut u.b_tid,
+            &mut u.b_data,
+            i.b,
+        );
         u.mem_req_ready.next = i.mem_req_ready;
         let (tag, data) = i.response.unwrap_or((0, 0));
         u.mem_resp_valid.next = i.response.is_some();

@@ -1,5 +1,7 @@
 //! Benches of the MT-CGRF dataflow fabric units (SPEC §6).
 use crate::presets::Preset;
+use rust_hdl::prelude::*;
+use weft_sim::cgrf::token_buffer::OperandToken;
 
 pub mod compute_unit;
 pub mod divide_tile;
@@ -23,4 +25,20 @@ pub fn presets() -> Vec<Preset> {
     list.extend(switch::presets());
     list.extend(fabric::presets());
     list
+}
+
+/// Drives one operand link (`x_valid`, `x_vc`, `x_tid`, `x_data` of `hdl/cgrf/mod.rs`)
+/// with a token, or idle.
+pub fn drive_link<const VB: usize>(
+    valid: &mut Signal<In, Bit>,
+    vc: &mut Signal<In, Bits<VB>>,
+    tid: &mut Signal<In, Bits<16>>,
+    data: &mut Signal<In, Bits<32>>,
+    token: Option<OperandToken>,
+) {
+    let t = token.unwrap_or_default();
+    valid.next = token.is_some();
+    vc.next = (t.vc as u64).into();
+    tid.next = u64::from(t.tid).into();
+    data.next = u64::from(t.data).into();
 }

@@ -110,6 +110,22 @@ impl<const CAW: usize> FabricLoaderBench<CAW> {
     }
 }
 
+/// The unit configuration write the loader drives this cycle, if any.
+pub fn unit_write<const CAW: usize>(u: &FabricLoader<CAW>) -> Option<(u8, UnitConfig)> {
+    u.cfg_unit_valid.val().then(|| {
+        (
+            small(u.cfg_unit_id.val()) as u8,
+            UnitConfig {
+                opcode: small(u.cfg_opcode.val()) as u8,
+                imm_en: u.cfg_imm_en.val(),
+                imm: small(u.cfg_imm.val()) as u32,
+                store: u.cfg_store.val(),
+                indexed: u.cfg_indexed.val(),
+            },
+        )
+    })
+}
+
 impl<const CAW: usize> Bench for FabricLoaderBench<CAW> {
     crate::bench_rtl_access!(clocked);
 
@@ -140,18 +156,7 @@ impl<const CAW: usize> Bench for FabricLoaderBench<CAW> {
         expect("busy", want.busy, u.busy.val())?;
         expect("replicas2", want.replicas2, u.replicas2.val())?;
         expect("prog_error", want.prog_error, u.prog_error.val())?;
-        let unit = u.cfg_unit_valid.val().then(|| {
-            (
-                small(u.cfg_unit_id.val()) as u8,
-                UnitConfig {
-                    opcode: small(u.cfg_opcode.val()) as u8,
-                    imm_en: u.cfg_imm_en.val(),
-                    imm: small(u.cfg_imm.val()) as u32,
-                    store: u.cfg_store.val(),
-                    indexed: u.cfg_indexed.val(),
-                },
-            )
-        });
+        let unit = unit_write(u);
         let rows =
             [0, 1, 2, 3].map(|r| (u.route_in_en[r].val(), small(u.route_in_sel[r].val()) as u8));
         let got = match (unit, u.route_shift.val()) {
