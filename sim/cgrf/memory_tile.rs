@@ -5,6 +5,7 @@
 //! the buffer to two operands for a store by address, one otherwise. Cycle semantics as
 //! the unit models: `outputs()` is what the tile presents this cycle, `clock()` applies
 //! a rising edge.
+use crate::cgrf::dataflow::indexed_address;
 use crate::cgrf::load_store_unit::{LoadStoreUnit, LsuToken};
 use crate::cgrf::token_buffer::{OperandToken, TokenBuffer, TokenBufferIn};
 
@@ -83,7 +84,7 @@ impl MemoryTile {
         self.buffer.outputs([a_vc, b_vc, 0]).out.map(|f| {
             let [a, b, _] = f.operands;
             let (addr, data) = if c.indexed {
-                (c.base.wrapping_add(4 * u32::from(f.tid)), a)
+                (indexed_address(c.base, f.tid), a)
             } else {
                 (a, b)
             };

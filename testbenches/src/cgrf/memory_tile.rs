@@ -15,6 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::HashMap;
 use weft_hdl::cgrf::memory_tile::MemoryTile;
+use weft_sim::cgrf::dataflow::indexed_address;
 use weft_sim::cgrf::memory_tile::{MemRequest, MemoryConfig, MemoryTile as Model, MemoryTileIn};
 use weft_sim::cgrf::token_buffer::OperandToken;
 
@@ -212,7 +213,7 @@ impl<const VCS: usize, const VB: usize> Bench for MemoryTileBench<VCS, VB> {
                 let (tid, a) = a.unwrap_or_default();
                 let b = b.map_or(0, |b| b.1);
                 let (addr, data) = if c.indexed {
-                    (c.base.wrapping_add(4 * u32::from(tid)), a)
+                    (indexed_address(c.base, tid), a)
                 } else {
                     (a, b)
                 };

@@ -7,6 +7,7 @@
 //! `addr_error` rises exactly when a request outside the array was taken.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
+use crate::memory::{Outstanding, Words};
 use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -40,9 +41,9 @@ pub struct LiveValuePortBench<const LVW: usize, const TIDW: usize, const AW: usi
     pub lvc_ready_percent: u32,
     pub answer_percent: u32,
     pub outside_per_mille: u32,
-    /// The stand-in LVC's words and reads in flight: (id, data, due cycle).
-    words: HashMap<u32, u32>,
-    reads: Vec<(u8, u32, u64)>,
+    /// The stand-in LVC's words and the reads it owes, by request id.
+    words: Words,
+    reads: Outstanding,
     /// Per port: tag -> the answer owed (0 for a write).
     owed: [HashMap<u8, u32>; 2],
     outside_taken: bool,
@@ -66,8 +67,8 @@ impl<const LVW: usize, const TIDW: usize, const AW: usize> Default
             lvc_ready_percent: 70,
             answer_percent: 60,
             outside_per_mille: 0,
-            words: HashMap::new(),
-            reads: vec![],
+            words: Words::default(),
+            reads: Outstanding::default(),
             owed: Default::default(),
             outside_taken: false,
             cycle: 0,
@@ -136,14 +137,13 @@ impl<const LVW: usize, const TIDW: usize, const AW: usize> Bench
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         self.cycle = cycle;
         let reset = cycle == 0 || rng.gen_ratio(1, 3000);
-        let due: Vec<usize> = (0..self.reads.len())
-            .filter(|&k| self.reads[k].2 <= cycle)
-            .collect();
-        let lvc_resp =
-            (!reset && !due.is_empty() && rng.gen_ratio(self.answer_percent, 100)).then(|| {
-                let (id, data, _) = self.reads[due[rng.gen_range(0..due.len())]];
-                (id, data)
-            });
+        let lvc_resp = if reset {
+            None
+        } else {
+            self.reads
+                .pick_due(cycle, self.answer_percent, rng)
+                .map(|(id, data)| (id as u8, data))
+        };
         let req = [self.request(0, rng), self.request(1, rng)];
         self.next_latency = rng.gen_range(1..=12);
         self.apply(LiveValuePortIn {
@@ -230,12 +230,7 @@ impl<const LVW: usize, const TIDW: usize, const AW: usize> Bench
             return Ok(());
         }
         if let Some((id, _)) = i.lvc_resp {
-            let k = self
-                .reads
-                .iter()
-                .position(|r| r.0 == id)
-                .expect("answered read is owed");
-            self.reads.swap_remove(k);
+            self.reads.answered(u64::from(id));
         }
         for (p, r) in now.resp.iter().enumerate() {
             if let Some((tag, _)) = r {
@@ -247,19 +242,12 @@ impl<const LVW: usize, const TIDW: usize, const AW: usize> Bench
             let p = usize::from(r.id >> 4);
             let sent = i.req[p].unwrap_or_default();
             self.outside_taken |= !word_address(sent.addr, LVW as u32, TIDW as u32).1;
-            if r.write {
-                self.words.insert(r.addr, r.data);
-                self.owed[p].insert(sent.tag, 0);
-            } else {
-                let data = self
-                    .words
-                    .get(&r.addr)
-                    .copied()
-                    .unwrap_or(r.addr ^ 0x5a5a_0000);
+            let data = self.words.access(r.addr, r.data, r.write);
+            if !r.write {
                 self.reads
-                    .push((r.id, data, self.cycle + self.next_latency));
-                self.owed[p].insert(sent.tag, data);
+                    .take(u64::from(r.id), data, self.cycle, self.next_latency);
             }
+            self.owed[p].insert(sent.tag, data);
         }
         Ok(())
     }
