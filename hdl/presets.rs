@@ -55,6 +55,10 @@ pub type VgiwControl32x1024 =
     crate::vgiw::vgiw_control::VgiwControl<32, 16, 8, 5, 4, 9, 3, 6, 32, 34>;
 /// `vgiw_control_8x256`: the same with 8 blocks x 256 threads.
 pub type VgiwControl8x256 = crate::vgiw::vgiw_control::VgiwControl<8, 4, 8, 3, 2, 5, 3, 2, 32, 34>;
+/// `vgiw_core`: the control at 8 blocks x 256 threads, the fabric loader (1 024
+/// commands), the 4 x 4 fabric with 4 channels per unit, the live value port and cache;
+/// 8 threads outstanding between injection and retirement.
+pub type VgiwCore4 = crate::vgiw::vgiw_core::VgiwCore<4, 2, 8, 3, 4>;
 
 // CAPRI (SPEC §3)
 /// `adequacy_evaluator`: 8 warps x 32 lanes (SPEC §3.1).

@@ -241,7 +241,17 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    match dispatch(Cli::parse().command) {
+    let command = Cli::parse().command;
+    // rust-hdl builds a block's model on the stack (the VGIW core's is several
+    // megabytes while it is constructed): run on a thread with room for it.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || dispatch(command))
+        .expect("spawn the main worker thread");
+    let result = worker
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("weft: {msg}");

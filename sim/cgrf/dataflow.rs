@@ -208,6 +208,16 @@ impl Dfg {
     /// Runs the block for thread `tid` in node order over `memory` (a missing word reads
     /// 0); returns End's value. Panics on an invalid graph.
     pub fn execute(&self, tid: u16, memory: &mut HashMap<u32, u32>) -> u32 {
+        self.execute_logged(tid, memory, &mut vec![])
+    }
+
+    /// `execute`, also appending every write (address, data) to `writes` in order.
+    pub fn execute_logged(
+        &self,
+        tid: u16,
+        memory: &mut HashMap<u32, u32>,
+        writes: &mut Vec<(u32, u32)>,
+    ) -> u32 {
         if let Err(e) = self.validate() {
             panic!("execute on an invalid Dfg: {e}");
         }
@@ -239,11 +249,14 @@ impl Dfg {
                         None => (arg(0), arg(1)),
                     };
                     memory.insert(address, data);
+                    writes.push((address, data));
                     0
                 }
                 NodeKind::Divide { op, .. } => divide(DivOp::ALL[usize::from(*op)], arg(0), arg(1)),
                 NodeKind::LiveValueWrite { id, .. } => {
-                    memory.insert(indexed_address(live_value_base(*id), tid), arg(0));
+                    let address = indexed_address(live_value_base(*id), tid);
+                    memory.insert(address, arg(0));
+                    writes.push((address, arg(0)));
                     0
                 }
                 NodeKind::LiveValueRead { id, .. } => memory

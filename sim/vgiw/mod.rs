@@ -6,4 +6,5 @@ pub mod cvu_terminator;
 pub mod fabric_loader;
 pub mod live_value_port;
 pub mod lvc;
+pub mod program;
 pub mod vgiw_control;

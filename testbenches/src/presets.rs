@@ -45,6 +45,7 @@ pub fn all() -> Vec<Preset> {
 pub fn suite_cosim_cycles(name: &str) -> u64 {
     match name {
         "fabric" => 4_000,
+        "vgiw_core" => 2_000,
         _ => 100_000,
     }
 }

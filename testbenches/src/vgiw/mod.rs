@@ -13,6 +13,7 @@ pub mod fabric_loader;
 pub mod live_value_port;
 pub mod lvc;
 pub mod vgiw_control;
+pub mod vgiw_core;
 
 /// Every VGIW preset, paper sizes included.
 pub fn presets() -> Vec<Preset> {
@@ -98,5 +99,6 @@ pub fn presets() -> Vec<Preset> {
         },
         live_value_port::preset(),
         fabric_loader::preset(),
+        vgiw_core::preset(),
     ]
 }
