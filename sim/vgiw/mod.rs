@@ -3,6 +3,7 @@ pub mod bbs;
 pub mod cvt;
 pub mod cvu_initiator;
 pub mod cvu_terminator;
+pub mod done_queue;
 pub mod fabric_loader;
 pub mod live_value_port;
 pub mod lvc;
