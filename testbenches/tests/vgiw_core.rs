@@ -26,14 +26,25 @@ fn kernel(program: Program, seed: u64) -> CoreKernel {
 
 /// Runs `kernel` to `kernel_done`; gives the bench and the cycles from start to done.
 fn run(kernel: CoreKernel, seed: u64) -> (Bench, u64) {
-    let mut bench = Bench::new(kernel);
+    run_on::<4, 2, 8, 3, 4>(kernel, seed)
+}
+
+fn run_on<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const CW: usize>(
+    kernel: CoreKernel,
+    seed: u64,
+) -> (VgiwCoreBench<VCS, VB, D, QW, CW>, u64) {
+    let mut bench = VgiwCoreBench::<VCS, VB, D, QW, CW>::new(kernel);
     let cycles = bench
         .run_kernel(200_000, seed)
         .unwrap_or_else(|e| panic!("{e}"));
     (bench, cycles)
 }
 
-fn report(name: &str, bench: &Bench, cycles: u64) {
+fn report<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const CW: usize>(
+    name: &str,
+    bench: &VgiwCoreBench<VCS, VB, D, QW, CW>,
+    cycles: u64,
+) {
     let visits: usize = bench.ran.iter().map(Vec::len).sum();
     println!(
         "{name}: {} threads, {visits} block runs in {cycles} cycles ({:.3} block runs/cycle), \
@@ -63,6 +74,23 @@ fn diamond_on_one_and_two_replicas() {
         assert!(
             two_cycles < one_cycles,
             "two replicas should run the kernel faster: {two_cycles} vs {one_cycles} cycles"
+        );
+    });
+}
+
+/// The exported core has 4 channels per unit, so at most 4 threads of a replica are in
+/// the fabric: with 32 channels and 64 outstanding threads the same kernel runs faster.
+#[test]
+fn diamond_with_32_channels() {
+    on_big_stack(|| {
+        let diamond = Program::diamond(0x0000, 0x1000, 0x2000, 2);
+        let (narrow, narrow_cycles) = run(kernel(diamond.clone(), 3), 1);
+        let (wide, wide_cycles) = run_on::<32, 5, 64, 6, 7>(kernel(diamond, 3), 1);
+        report("diamond, two replicas, 4 channels", &narrow, narrow_cycles);
+        report("diamond, two replicas, 32 channels", &wide, wide_cycles);
+        assert!(
+            wide_cycles < narrow_cycles,
+            "more channels should run faster: {wide_cycles} vs {narrow_cycles} cycles"
         );
     });
 }
