@@ -4,6 +4,7 @@
 //! request is taken, so the answer of a load is the word at that edge.
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::{Bit, Bits, In, Signal};
 use std::collections::HashMap;
 
 /// Byte address -> word; a word never written reads `default(address)`.
@@ -103,6 +104,99 @@ impl Outstanding {
 
     pub fn clear(&mut self) {
         self.pending.clear();
+    }
+}
+
+/// Timing of a random memory port: percent of cycles it takes a request, percent of
+/// cycles it gives a due answer, and the latency range (request edge to earliest answer).
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    pub ready_percent: u32,
+    pub answer_percent: u32,
+    pub latency: (u64, u64),
+}
+
+impl Default for Timing {
+    /// The fabric's and the core's benches: mostly ready, answers after 1..12 cycles.
+    fn default() -> Self {
+        Timing {
+            ready_percent: 85,
+            answer_percent: 70,
+            latency: (1, 12),
+        }
+    }
+}
+
+impl Timing {
+    /// Always ready, every answer after one cycle.
+    pub fn no_stalls() -> Self {
+        Timing {
+            ready_percent: 100,
+            answer_percent: 100,
+            latency: (1, 1),
+        }
+    }
+}
+
+/// What a memory port does in one cycle (decided in a bench's `drive`, applied at the
+/// edge): whether it takes a request, the latency of one it takes, the answer it gives.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortCycle {
+    pub ready: bool,
+    pub latency: u64,
+    pub answer: Option<(u64, u32)>,
+}
+
+/// A request offered on a port: (address, data, write, tag).
+pub type Request = (u32, u32, bool, u64);
+
+impl PortCycle {
+    /// Drives the port's inputs of the design: request ready, answer valid, tag, data.
+    pub fn drive<const TAG: usize>(
+        &self,
+        req_ready: &mut Signal<In, Bit>,
+        resp_valid: &mut Signal<In, Bit>,
+        resp_tag: &mut Signal<In, Bits<TAG>>,
+        resp_data: &mut Signal<In, Bits<32>>,
+    ) {
+        let (tag, data) = self.answer.unwrap_or((0, 0));
+        req_ready.next = self.ready;
+        resp_valid.next = self.answer.is_some();
+        resp_tag.next = tag.into();
+        resp_data.next = u64::from(data).into();
+    }
+}
+
+impl Outstanding {
+    /// This cycle's readiness, latency and (random, due) answer.
+    pub fn decide(&self, cycle: u64, timing: &Timing, rng: &mut ChaCha8Rng) -> PortCycle {
+        PortCycle {
+            ready: rng.gen_ratio(timing.ready_percent, 100),
+            latency: rng.gen_range(timing.latency.0..=timing.latency.1),
+            answer: self.pick_due(cycle, timing.answer_percent, rng),
+        }
+    }
+
+    /// The edge of `cycle`: the answer given is no longer owed; a request the port took
+    /// is performed on `memory` and its answer owed (a write's too, unless
+    /// `answer_writes` is false).
+    pub fn settle(
+        &mut self,
+        port: &PortCycle,
+        request: Option<Request>,
+        memory: &mut Words,
+        cycle: u64,
+        answer_writes: bool,
+    ) {
+        if let Some((tag, _)) = port.answer {
+            self.answered(tag);
+        }
+        if let (Some((addr, data, write, tag)), true) = (request, port.ready) {
+            let answer = memory.access(addr, data, write);
+            if answer_writes || !write {
+                self.take(tag, answer, cycle, port.latency);
+            }
+        }
     }
 }
 

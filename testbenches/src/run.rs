@@ -177,3 +177,16 @@ fn file_order(ports: &[Port]) -> Vec<usize> {
     let outputs = (0..ports.len()).filter(|&i| !ports[i].input);
     inputs.chain(outputs).collect()
 }
+
+/// Runs `work` on a thread with a 256 MB stack and passes its panic on: rust-hdl builds
+/// a block's model on the stack, and the fabric's and the VGIW core's take megabytes
+/// (test threads get 2 MB).
+pub fn on_big_stack(work: impl FnOnce() + Send + 'static) {
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(work)
+        .expect("spawn a big-stack thread");
+    if let Err(panic) = worker.join() {
+        std::panic::resume_unwind(panic);
+    }
+}

@@ -6,20 +6,10 @@
 use weft_sim::cgrf::dataflow::Dfg;
 use weft_sim::cgrf::special_compute_unit::DivOp;
 use weft_testbenches::cgrf::fabric::{FabricBench, Kernel};
+use weft_testbenches::memory::Timing;
+use weft_testbenches::run::on_big_stack;
 
 const THREADS: u16 = 1000;
-
-/// The fabric's rust-hdl model is a few megabytes built on the stack: run each test
-/// on a thread with room for it (test threads get 2 MB).
-fn on_big_stack(test: impl FnOnce() + Send + 'static) {
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(test)
-        .expect("spawn the test thread");
-    if let Err(panic) = worker.join() {
-        std::panic::resume_unwind(panic);
-    }
-}
 
 fn stream<const VCS: usize, const VB: usize>(
     kernel: Kernel,
@@ -107,9 +97,7 @@ fn a_new_thread_every_cycle_when_nothing_stalls() {
         for replicas in [1, 2] {
             let (bench, cycles) = stream::<32, 5>(mul_add(replicas), 4, |b| {
                 b.thread_percent = 100;
-                b.mem_ready_percent = 100;
-                b.answer_percent = 100;
-                b.latency = (1, 1);
+                b.memory_timing = Timing::no_stalls();
             });
             let fill = cycles - (bench.last_injection - bench.first_injection.unwrap() + 1);
             println!(

@@ -4,19 +4,8 @@
 //! any order); every thread's block sequence and branch outcomes, every data write and
 //! the final memory checked against the program run sequentially per thread.
 use weft_sim::vgiw::program::Program;
+use weft_testbenches::run::on_big_stack;
 use weft_testbenches::vgiw::vgiw_core::{CoreKernel, VgiwCoreBench, THREADS};
-
-/// The core's rust-hdl model is megabytes built on the stack: run each test on a
-/// thread with room for it (test threads get 2 MB).
-fn on_big_stack(test: impl FnOnce() + Send + 'static) {
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(test)
-        .expect("spawn the test thread");
-    if let Err(panic) = worker.join() {
-        std::panic::resume_unwind(panic);
-    }
-}
 
 type Bench = VgiwCoreBench<4, 2, 8, 3, 4>;
 

@@ -13,7 +13,7 @@
 //! memory equals the golden memory.
 use crate::bench::{contract, Bench, Mismatch};
 use crate::convert::small;
-use crate::memory::{Outstanding, Words};
+use crate::memory::{Outstanding, PortCycle, Request, Timing, Words};
 use crate::presets::{verilog_of, Preset};
 use crate::run::{self, RunError};
 use rand::{Rng, SeedableRng};
@@ -90,9 +90,7 @@ struct Cycle {
     reset: bool,
     thread_valid: [bool; THREAD_PORTS],
     thread_tid: [u16; THREAD_PORTS],
-    mem_req_ready: [bool; MEMORY_PORTS],
-    response: [Option<(u64, u32)>; MEMORY_PORTS],
-    latency: [u64; MEMORY_PORTS],
+    memory: [PortCycle; MEMORY_PORTS],
 }
 
 /// Outputs sampled in `check` (before the edge) and acted on in `tick`.
@@ -100,8 +98,8 @@ struct Cycle {
 struct Seen {
     thread_ready: [bool; THREAD_PORTS],
     done: [Option<u16>; THREAD_PORTS],
-    /// Memory request offered per port: (address, data, write, tag).
-    request: [Option<(u32, u32, bool, u64)>; MEMORY_PORTS],
+    /// Memory request offered per port.
+    request: [Option<Request>; MEMORY_PORTS],
 }
 
 /// Where the bench is in its program.
@@ -133,13 +131,10 @@ pub struct FabricBench<const VCS: usize, const VB: usize> {
     pub first_injection: Option<u64>,
     pub last_injection: u64,
     pub last_finish: u64,
-    /// Percent of cycles a thread is offered on each port / a memory port takes a
-    /// request / a due answer is given.
+    /// Percent of cycles a thread is offered on each port.
     pub thread_percent: u32,
-    pub mem_ready_percent: u32,
-    pub answer_percent: u32,
-    /// Memory latency range (request edge to earliest answer), cycles.
-    pub latency: (u64, u64),
+    /// How the memory ports take requests and answer them.
+    pub memory_timing: Timing,
 }
 
 impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {
@@ -165,9 +160,7 @@ impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {
             last_injection: 0,
             last_finish: 0,
             thread_percent: 90,
-            mem_ready_percent: 85,
-            answer_percent: 70,
-            latency: (1, 12),
+            memory_timing: Timing::default(),
         }
     }
 
@@ -293,15 +286,14 @@ impl<const VCS: usize, const VB: usize> Bench for FabricBench<VCS, VB> {
             self.uut.thread_tid[k].next = u64::from(now.thread_tid[k]).into();
         }
         for m in 0..MEMORY_PORTS {
-            now.mem_req_ready[m] = rng.gen_ratio(self.mem_ready_percent, 100);
-            now.latency[m] = rng.gen_range(self.latency.0..=self.latency.1);
-            now.response[m] = self.owed[m].pick_due(cycle, self.answer_percent, rng);
+            now.memory[m] = self.owed[m].decide(cycle, &self.memory_timing, rng);
             let u = &mut self.uut;
-            u.mem_req_ready[m].next = now.mem_req_ready[m];
-            u.mem_resp_valid[m].next = now.response[m].is_some();
-            let (tag, data) = now.response[m].unwrap_or((0, 0));
-            u.mem_resp_tag[m].next = tag.into();
-            u.mem_resp_data[m].next = u64::from(data).into();
+            now.memory[m].drive(
+                &mut u.mem_req_ready[m],
+                &mut u.mem_resp_valid[m],
+                &mut u.mem_resp_tag[m],
+                &mut u.mem_resp_data[m],
+            );
         }
         self.now = now;
     }
@@ -395,15 +387,13 @@ impl<const VCS: usize, const VB: usize> Bench for FabricBench<VCS, VB> {
             }
         }
         for m in 0..MEMORY_PORTS {
-            if let Some((tag, _)) = now.response[m] {
-                self.owed[m].answered(tag);
-            }
-            if let Some((addr, data, write, tag)) = seen.request[m] {
-                if now.mem_req_ready[m] {
-                    let answer = self.memory.access(addr, data, write);
-                    self.owed[m].take(tag, answer, self.cycle, now.latency[m]);
-                }
-            }
+            self.owed[m].settle(
+                &now.memory[m],
+                seen.request[m],
+                &mut self.memory,
+                self.cycle,
+                true,
+            );
         }
         self.phase = self.next_phase();
         Ok(())

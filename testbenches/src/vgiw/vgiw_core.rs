@@ -13,7 +13,7 @@
 //! exactly its golden block sequence and the data memory equals the golden memory.
 use crate::bench::{contract, Bench, Mismatch};
 use crate::convert::small;
-use crate::memory::{Outstanding, Words};
+use crate::memory::{Outstanding, PortCycle, Request, Timing, Words};
 use crate::presets::{verilog_of, Preset};
 use crate::run::{self, RunError};
 use rand::{Rng, SeedableRng};
@@ -130,12 +130,8 @@ enum Phase {
 #[derive(Clone, Debug, Default)]
 struct Cycle {
     reset: bool,
-    mem_req_ready: [bool; MEMORY_PORTS],
-    response: [Option<(u64, u32)>; MEMORY_PORTS],
-    latency: [u64; MEMORY_PORTS],
-    lv_ready: bool,
-    lv_response: Option<(u64, u32)>,
-    lv_latency: u64,
+    memory: [PortCycle; MEMORY_PORTS],
+    lv_memory: PortCycle,
 }
 
 /// Outputs sampled in `check` and acted on in `tick`.
@@ -143,9 +139,9 @@ struct Cycle {
 struct Seen {
     inject: Option<(usize, usize)>,
     retire: Option<(usize, bool)>,
-    request: [Option<(u32, u32, bool, u64)>; MEMORY_PORTS],
-    /// (word address, data, write, bank).
-    lv_request: Option<(u32, u32, bool, u64)>,
+    request: [Option<Request>; MEMORY_PORTS],
+    /// The live value cache's: (word address, data, write, bank).
+    lv_request: Option<Request>,
     kernel_done: bool,
     cfg_busy: bool,
     loading: bool,
@@ -181,11 +177,8 @@ pub struct VgiwCoreBench<
     /// Block configurations played, cycles the loader was busy.
     pub reconfigs: u64,
     pub loading_cycles: u64,
-    /// Percent of cycles a memory port takes a request / a due answer is given, and
-    /// the memory latency range (cycles).
-    pub mem_ready_percent: u32,
-    pub answer_percent: u32,
-    pub latency: (u64, u64),
+    /// How the memory ports (and the live value cache's) take requests and answer them.
+    pub memory_timing: Timing,
 }
 
 impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const CW: usize>
@@ -217,9 +210,7 @@ impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const C
             finished: None,
             reconfigs: 0,
             loading_cycles: 0,
-            mem_ready_percent: 85,
-            answer_percent: 70,
-            latency: (1, 12),
+            memory_timing: Timing::default(),
         }
     }
 
@@ -342,25 +333,24 @@ impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const C
             ..Cycle::default()
         };
         for m in 0..MEMORY_PORTS {
-            now.mem_req_ready[m] = rng.gen_ratio(self.mem_ready_percent, 100);
-            now.latency[m] = rng.gen_range(self.latency.0..=self.latency.1);
-            now.response[m] = self.owed[m].pick_due(cycle, self.answer_percent, rng);
+            now.memory[m] = self.owed[m].decide(cycle, &self.memory_timing, rng);
             let u = &mut self.uut;
-            u.mem_req_ready[m].next = now.mem_req_ready[m];
-            u.mem_resp_valid[m].next = now.response[m].is_some();
-            let (tag, data) = now.response[m].unwrap_or((0, 0));
-            u.mem_resp_tag[m].next = tag.into();
-            u.mem_resp_data[m].next = u64::from(data).into();
+            now.memory[m].drive(
+                &mut u.mem_req_ready[m],
+                &mut u.mem_resp_valid[m],
+                &mut u.mem_resp_tag[m],
+                &mut u.mem_resp_data[m],
+            );
         }
-        now.lv_ready = rng.gen_ratio(self.mem_ready_percent, 100);
-        now.lv_latency = rng.gen_range(self.latency.0..=self.latency.1);
-        now.lv_response = self.lv_owed.pick_due(cycle, self.answer_percent, rng);
+        // The cache's memory answers reads only, by bank (one read per bank at a time).
+        now.lv_memory = self.lv_owed.decide(cycle, &self.memory_timing, rng);
         let u = &mut self.uut;
-        u.lv_mem_req_ready.next = now.lv_ready;
-        u.lv_mem_resp_valid.next = now.lv_response.is_some();
-        let (bank, data) = now.lv_response.unwrap_or((0, 0));
-        u.lv_mem_resp_bank.next = bank.into();
-        u.lv_mem_resp_data.next = u64::from(data).into();
+        now.lv_memory.drive(
+            &mut u.lv_mem_req_ready,
+            &mut u.lv_mem_resp_valid,
+            &mut u.lv_mem_resp_bank,
+            &mut u.lv_mem_resp_data,
+        );
         self.now = now;
     }
 
@@ -459,24 +449,21 @@ impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const C
             self.retired += 1;
         }
         for m in 0..MEMORY_PORTS {
-            if let Some((tag, _)) = now.response[m] {
-                self.owed[m].answered(tag);
-            }
-            if let (Some((addr, data, write, tag)), true) = (seen.request[m], now.mem_req_ready[m])
-            {
-                let answer = self.memory.access(addr, data, write);
-                self.owed[m].take(tag, answer, self.cycle, now.latency[m]);
-            }
+            self.owed[m].settle(
+                &now.memory[m],
+                seen.request[m],
+                &mut self.memory,
+                self.cycle,
+                true,
+            );
         }
-        if let Some((bank, _)) = now.lv_response {
-            self.lv_owed.answered(bank);
-        }
-        if let (Some((word, data, write, bank)), true) = (seen.lv_request, now.lv_ready) {
-            let answer = self.lv_memory.access(word, data, write);
-            if !write {
-                self.lv_owed.take(bank, answer, self.cycle, now.lv_latency);
-            }
-        }
+        self.lv_owed.settle(
+            &now.lv_memory,
+            seen.lv_request,
+            &mut self.lv_memory,
+            self.cycle,
+            false,
+        );
         if self.phase == Phase::Run {
             if seen.cfg_busy && !self.prev_cfg_busy {
                 self.reconfigs += 1;
