@@ -61,13 +61,15 @@ impl Tool {
         };
         let exe = self.find()?;
         let cannot = |e: std::io::Error| format!("cannot run {}: {e}", exe.display());
-        let mut child = Command::new(&exe)
+        let mut command = Command::new(&exe);
+        command
             .args(args)
             .current_dir(dir)
+            .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(cannot)?;
+            .stderr(Stdio::piped());
+        own_group(&mut command);
+        let mut child = command.spawn().map_err(cannot)?;
         // Drain both pipes while waiting, so a chatty tool never blocks on a full pipe.
         let drain = |pipe: Option<Box<dyn Read + Send>>| {
             std::thread::spawn(move || {
@@ -96,7 +98,7 @@ impl Tool {
                 break Some(status);
             }
             if start.elapsed() >= limit {
-                let _ = child.kill();
+                stop_group(&mut child);
                 let _ = child.wait();
                 break None;
             }
@@ -120,6 +122,38 @@ impl Tool {
             .output()
             .map_err(|e| format!("cannot run {}: {e}", exe.display()))
     }
+}
+
+/// Starts `command` in its own process group, so stopping it reaches the children it starts
+/// (Yosys runs `yosys-abc`), which share its pipes and would otherwise keep them open. Out
+/// of the terminal's group, Ctrl-C no longer reaches it: on Linux it is killed when weft
+/// dies instead.
+fn own_group(command: &mut Command) {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    #[cfg(target_os = "linux")]
+    // SAFETY: `prctl` is async-signal-safe and touches only the forked child.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(command, || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}
+
+/// Kills `child` and every process in its group (see [`own_group`]).
+fn stop_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(group) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: a plain signal to the group this run created; no memory is shared.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
 }
 
 impl Tool {
@@ -172,5 +206,31 @@ mod tests {
             .unwrap()
             .expect("a quick run finishes");
         assert!(out.status.success());
+    }
+
+    /// Yosys runs `yosys-abc` as a child that inherits its output pipes: stopping Yosys
+    /// alone would leave the child running and the pipes open, holding the run past its
+    /// limit.
+    #[test]
+    fn a_stopped_run_takes_its_children_with_it() {
+        const SHELL: Tool = Tool {
+            program: "sh",
+            package: "dash",
+        };
+        let dir = std::env::temp_dir();
+        let start = Instant::now();
+        let out = SHELL
+            .run_limited(
+                &["-c", "sleep 30 & sleep 30; wait"],
+                &dir,
+                Some(Duration::from_millis(300)),
+            )
+            .unwrap();
+        assert!(out.is_none(), "stopped runs return None");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "stopped near its limit, children included (took {:?})",
+            start.elapsed()
+        );
     }
 }
