@@ -242,16 +242,8 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let command = Cli::parse().command;
-    // rust-hdl builds a block's model on the stack (the VGIW core's is several
-    // megabytes while it is constructed): run on a thread with room for it.
-    let worker = std::thread::Builder::new()
-        .stack_size(512 << 20)
-        .spawn(move || dispatch(command))
-        .expect("spawn the main worker thread");
-    let result = worker
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    match result {
+    // rust-hdl builds a block's model on the stack: the VGIW core's takes megabytes.
+    match weft_testbenches::run::on_big_stack(move || dispatch(command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("weft: {msg}");

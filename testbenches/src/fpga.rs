@@ -715,10 +715,9 @@ pub fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R 
         items.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..jobs.min(items.len()).max(1) {
-            // Workers build rust-hdl models (the fabric top is a few megabytes on the
-            // stack while it is constructed): give them room.
+            // Workers build rust-hdl models: give them room.
             std::thread::Builder::new()
-                .stack_size(256 << 20)
+                .stack_size(crate::run::BIG_STACK)
                 .spawn_scoped(s, || loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some(item) = items.get(i) else { break };

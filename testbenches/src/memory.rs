@@ -105,6 +105,54 @@ impl Outstanding {
     pub fn clear(&mut self) {
         self.pending.clear();
     }
+
+    /// This cycle's readiness, latency and (random, due) answer.
+    pub fn decide(&self, cycle: u64, timing: &Timing, rng: &mut ChaCha8Rng) -> PortCycle {
+        PortCycle {
+            ready: rng.gen_ratio(timing.ready_percent, 100),
+            latency: rng.gen_range(timing.latency.0..=timing.latency.1),
+            answer: self.pick_due(cycle, timing.answer_percent, rng),
+        }
+    }
+
+    /// The edge of `cycle`: the answer given is no longer owed; a request the port took
+    /// is performed on `memory` and its answer owed (a write's too, unless
+    /// `answer_writes` is false).
+    pub fn settle(
+        &mut self,
+        port: &PortCycle,
+        request: Option<Request>,
+        memory: &mut Words,
+        cycle: u64,
+        answer_writes: bool,
+    ) {
+        if let Some((tag, _)) = port.answer {
+            self.answered(tag);
+        }
+        if let (Some((addr, data, write, tag)), true) = (request, port.ready) {
+            let answer = memory.access(addr, data, write);
+            if answer_writes || !write {
+                self.take(tag, answer, cycle, port.latency);
+            }
+        }
+    }
+
+    /// [`Outstanding::settle`] over a bank of ports on one memory, writes answered too.
+    pub fn settle_ports(
+        owed: &mut [Outstanding],
+        ports: &[PortCycle],
+        requests: &[Option<Request>],
+        memory: &mut Words,
+        cycle: u64,
+    ) {
+        assert!(
+            owed.len() == ports.len() && ports.len() == requests.len(),
+            "one owed set, one cycle and one request per port"
+        );
+        for ((owed, port), &request) in owed.iter_mut().zip(ports).zip(requests) {
+            owed.settle(port, request, memory, cycle, true);
+        }
+    }
 }
 
 /// Timing of a random memory port: percent of cycles it takes a request, percent of
@@ -164,39 +212,6 @@ impl PortCycle {
         resp_valid.next = self.answer.is_some();
         resp_tag.next = tag.into();
         resp_data.next = u64::from(data).into();
-    }
-}
-
-impl Outstanding {
-    /// This cycle's readiness, latency and (random, due) answer.
-    pub fn decide(&self, cycle: u64, timing: &Timing, rng: &mut ChaCha8Rng) -> PortCycle {
-        PortCycle {
-            ready: rng.gen_ratio(timing.ready_percent, 100),
-            latency: rng.gen_range(timing.latency.0..=timing.latency.1),
-            answer: self.pick_due(cycle, timing.answer_percent, rng),
-        }
-    }
-
-    /// The edge of `cycle`: the answer given is no longer owed; a request the port took
-    /// is performed on `memory` and its answer owed (a write's too, unless
-    /// `answer_writes` is false).
-    pub fn settle(
-        &mut self,
-        port: &PortCycle,
-        request: Option<Request>,
-        memory: &mut Words,
-        cycle: u64,
-        answer_writes: bool,
-    ) {
-        if let Some((tag, _)) = port.answer {
-            self.answered(tag);
-        }
-        if let (Some((addr, data, write, tag)), true) = (request, port.ready) {
-            let answer = memory.access(addr, data, write);
-            if answer_writes || !write {
-                self.take(tag, answer, cycle, port.latency);
-            }
-        }
     }
 }
 

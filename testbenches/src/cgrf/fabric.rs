@@ -386,15 +386,13 @@ impl<const VCS: usize, const VB: usize> Bench for FabricBench<VCS, VB> {
                 self.last_finish = self.cycle;
             }
         }
-        for m in 0..MEMORY_PORTS {
-            self.owed[m].settle(
-                &now.memory[m],
-                seen.request[m],
-                &mut self.memory,
-                self.cycle,
-                true,
-            );
-        }
+        Outstanding::settle_ports(
+            &mut self.owed,
+            &now.memory,
+            &seen.request,
+            &mut self.memory,
+            self.cycle,
+        );
         self.phase = self.next_phase();
         Ok(())
     }

@@ -448,15 +448,13 @@ impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const C
             self.in_fabric[t] = false;
             self.retired += 1;
         }
-        for m in 0..MEMORY_PORTS {
-            self.owed[m].settle(
-                &now.memory[m],
-                seen.request[m],
-                &mut self.memory,
-                self.cycle,
-                true,
-            );
-        }
+        Outstanding::settle_ports(
+            &mut self.owed,
+            &now.memory,
+            &seen.request,
+            &mut self.memory,
+            self.cycle,
+        );
         self.lv_owed.settle(
             &now.lv_memory,
             seen.lv_request,
