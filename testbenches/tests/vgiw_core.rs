@@ -3,7 +3,9 @@
 //! loader, the fabric and the live value cache under random memory latency (answers in
 //! any order); every thread's block sequence and branch outcomes, every data write and
 //! the final memory checked against the program run sequentially per thread.
+use proptest::prelude::*;
 use weft_sim::vgiw::program::Program;
+use weft_testbenches::memory::Timing;
 use weft_testbenches::run::on_big_stack;
 use weft_testbenches::vgiw::vgiw_core::{CoreKernel, VgiwCoreBench, THREADS};
 
@@ -82,6 +84,38 @@ fn diamond_with_32_channels() {
             "more channels should run faster: {wide_cycles} vs {narrow_cycles} cycles"
         );
     });
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
+    /// Whatever the memory's readiness, answer rate and latency, and whatever the data,
+    /// every thread runs its golden block sequence and the memories end golden
+    /// (`run_kernel` checks both and fails otherwise).
+    #[test]
+    fn any_memory_timing_gives_the_golden_run(
+        data_seed in any::<u64>(),
+        run_seed in any::<u64>(),
+        ready_percent in 20u32..=100,
+        answer_percent in 20u32..=100,
+        max_latency in 1u64..=30,
+        replicas in 1usize..=2,
+        looped in any::<bool>(),
+    ) {
+        let timing = Timing { ready_percent, answer_percent, latency: (1, max_latency) };
+        let cycles = on_big_stack(move || {
+            let program = if looped {
+                Program::counted_loop(0x0000, 0x1000, 0x2000)
+            } else {
+                Program::diamond(0x0000, 0x1000, 0x2000, replicas)
+            };
+            let kernel = CoreKernel::new(program, 48, 3 * 1024, data_seed)
+                .expect("the program fits the core");
+            let mut bench = Bench::new(kernel);
+            bench.memory_timing = timing;
+            bench.run_kernel(200_000, run_seed).map_err(|e| e.to_string())
+        });
+        prop_assert!(cycles.is_ok(), "{timing:?}: {}", cycles.unwrap_err());
+    }
 }
 
 #[test]
