@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
-# Runs every weft test. Installs Yosys, Verilator, Icarus Verilog and nextpnr-ice40 from
-# Debian's packages first when any of them is missing (needs root or sudo).
+# Runs weft's tests in two tiers and prints each tier's time.
+#   ./test.sh          both tiers (what CI runs)
+#   ./test.sh --quick  the quick tier only, for the edit loop: models, equivalence,
+#                      contracts, paper scenarios, lint, a short Icarus co-simulation of
+#                      every preset
+# The full tier is every test named `full_`: every preset co-simulated 100 000 cycles
+# under Icarus and Verilator, the FPGA flow (place and route) and the report.
+# Installs Yosys, Verilator, Icarus Verilog and nextpnr-ice40 from Debian's packages
+# first when any of them is missing (needs root or sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
+
+tier=full
+case "${1:-}" in
+  "") ;;
+  --quick) tier=quick ;;
+  *) echo "usage: ./test.sh [--quick]" >&2; exit 2 ;;
+esac
 
 missing=()
 command -v yosys >/dev/null || missing+=(yosys)
@@ -18,4 +32,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "tools: $(yosys -V | head -1); $(verilator --version); $(iverilog -V 2>/dev/null | head -1); $(nextpnr-ice40 --version 2>&1 | head -1)"
 
-cargo test --release --workspace
+start=$SECONDS
+cargo build --release --workspace --all-targets
+build=$((SECONDS - start))
+
+start=$SECONDS
+cargo test --release --workspace -- --skip full_
+quick=$((SECONDS - start))
+echo "build: ${build} s; quick tier: ${quick} s"
+
+if [ "$tier" = full ]; then
+  start=$SECONDS
+  cargo test --release --workspace -- full_
+  full=$((SECONDS - start))
+  echo "build: ${build} s; quick tier: ${quick} s; full tier: ${full} s"
+fi

@@ -2,14 +2,15 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use weft_flow::fpga::{self, Device, FpgaOptions};
+use weft_flow::jobs::on_big_stack;
+use weft_flow::report::{self, Design, Known, Overview, ReportOptions};
+use weft_flow::tools::YOSYS;
+use weft_flow::{area, lint};
 use weft_testbenches::cosim::{self, Simulator};
-use weft_testbenches::fpga::{parallel, Device, FpgaOptions};
 use weft_testbenches::presets::{self, Preset};
-use weft_testbenches::run::{run, Outputs, VectorWriter};
-use weft_testbenches::tools::YOSYS;
-
-mod export;
-mod report;
+use weft_testbenches::run::{run, Outputs};
 
 #[derive(Parser)]
 #[command(
@@ -26,17 +27,15 @@ struct Cli {
 enum Command {
     /// Every exportable preset with its parameters.
     List,
-    /// Write DIR/<preset>.v for each preset (all when none named) and print a summary.
+    /// Write DIR/<preset>.v for each preset (all when none named), then the area table:
+    /// published or cached figures where the Verilog is unchanged, small changed presets
+    /// measured now, large ones named with the command that measures them.
     Export {
         #[arg(long, default_value = "verilog_out")]
         out: PathBuf,
         /// Skip the area table (no Yosys run).
         #[arg(long)]
         no_area: bool,
-        /// Stop each preset's Yosys run after this many minutes (the table then names
-        /// it): the largest presets take over an hour.
-        #[arg(long, default_value_t = 20)]
-        synth_minutes: u64,
         presets: Vec<String>,
     },
     /// Yosys and Verilator lint of the exported files; non-zero exit on any finding.
@@ -143,9 +142,9 @@ enum DeviceChoice {
     Up5k,
 }
 
-impl DeviceChoice {
-    fn device(self) -> Device {
-        match self {
+impl From<DeviceChoice> for Device {
+    fn from(d: DeviceChoice) -> Device {
+        match d {
             DeviceChoice::Hx1k => Device::Hx1k,
             DeviceChoice::Hx8k => Device::Hx8k,
             DeviceChoice::Up5k => Device::Up5k,
@@ -153,85 +152,21 @@ impl DeviceChoice {
     }
 }
 
-fn fpga_options(
-    device: DeviceChoice,
-    freq: Option<f64>,
-    seeds: u64,
-    jobs: usize,
-    pnr_minutes: Option<u64>,
-    synth_minutes: Option<u64>,
-) -> Result<FpgaOptions, String> {
-    if seeds == 0 {
-        return Err("--seeds must be at least 1".into());
-    }
-    if pnr_minutes == Some(0) {
-        return Err("--pnr-minutes must be at least 1".into());
-    }
-    if synth_minutes == Some(0) {
-        return Err("--synth-minutes must be at least 1".into());
-    }
-    if let Some(f) = freq {
-        if !(f > 0.0 && f.is_finite()) {
-            return Err(format!("--freq must be a positive number of MHz, got {f}"));
-        }
-    }
-    Ok(FpgaOptions {
-        device: device.device(),
-        freq_mhz: freq,
-        seeds,
-        jobs,
-        constraints: PathBuf::from("constraints"),
-        pnr_minutes,
-        synth_minutes,
-    })
-}
-
-/// Every preset's area, two at a time (Yosys is single-threaded; the machine has two
-/// cores), with a progress line per preset; a run past `synth_minutes` is stopped and
-/// listed in the second vector instead.
-fn areas(
-    list: &[Preset],
-    files: &[PathBuf],
-    synth_minutes: Option<u64>,
-) -> Result<(Vec<weft_testbenches::area::Area>, Vec<String>), String> {
-    if synth_minutes == Some(0) {
-        return Err("--synth-minutes must be at least 1".into());
-    }
-    let limit = synth_minutes.map(|m| std::time::Duration::from_secs(60 * m));
-    let jobs: Vec<(&Preset, &PathBuf)> = list.iter().zip(files).collect();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let results = parallel(&jobs, 2, |(p, f)| {
-        let start = std::time::Instant::now();
-        let r = weft_testbenches::area::area_within(p.name, f, limit);
-        let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        let what = match &r {
-            Ok(Some(_)) => format!("{:.1} s", start.elapsed().as_secs_f64()),
-            Ok(None) => "stopped at --synth-minutes".into(),
-            Err(_) => "failed".into(),
-        };
-        eprintln!("[{n:>2}/{}] area {:<28} {what}", jobs.len(), p.name);
-        r
-    });
-    let mut rows = vec![];
-    let mut stopped = vec![];
-    for (p, r) in list.iter().zip(results) {
-        match r? {
-            Some(a) => rows.push(a),
-            None => stopped.push(format!(
-                "{}: synthesis > {} min (raise --synth-minutes)",
-                p.name,
-                synth_minutes.unwrap_or(0)
-            )),
-        }
-    }
-    Ok((rows, stopped))
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum SimulatorChoice {
     Iverilog,
     Verilator,
     Both,
+}
+
+impl SimulatorChoice {
+    fn simulators(self) -> Vec<Simulator> {
+        match self {
+            SimulatorChoice::Iverilog => vec![Simulator::Icarus],
+            SimulatorChoice::Verilator => vec![Simulator::Verilator],
+            SimulatorChoice::Both => vec![Simulator::Icarus, Simulator::Verilator],
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -243,7 +178,7 @@ fn main() -> ExitCode {
     }
     let command = Cli::parse().command;
     // rust-hdl builds a block's model on the stack: the VGIW core's takes megabytes.
-    match weft_testbenches::run::on_big_stack(move || dispatch(command)) {
+    match on_big_stack(move || dispatch(command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("weft: {msg}");
@@ -273,12 +208,27 @@ fn exported_file(dir: &Path, p: &Preset) -> Result<PathBuf, String> {
     }
 }
 
+fn minutes(m: Option<u64>) -> Result<Option<Duration>, String> {
+    match m {
+        Some(0) => Err("--synth-minutes must be at least 1".into()),
+        m => Ok(m.map(|m| Duration::from_secs(60 * m))),
+    }
+}
+
+/// A scratch folder, or the one the user asked to keep.
+fn work_dir(keep: &Option<PathBuf>, what: &str) -> PathBuf {
+    keep.clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("weft-{what}-{}", std::process::id())))
+}
+
 fn dispatch(command: Command) -> Result<(), String> {
     match command {
         Command::List => {
             for p in presets::all() {
-                let params: Vec<String> =
-                    p.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let params: Vec<String> = (p.params)()
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
                 println!("{:<28} {:<36} {}", p.name, params.join(" "), p.summary);
             }
             Ok(())
@@ -286,57 +236,57 @@ fn dispatch(command: Command) -> Result<(), String> {
         Command::Export {
             out,
             no_area,
-            synth_minutes,
             presets,
         } => {
+            let start = Instant::now();
             let list = select(&presets)?;
-            let files = export::export(&list, &out)?;
+            let files = presets::export(&list, &out)?;
             println!("exported {} presets to {}", files.len(), out.display());
-            for (p, f) in list.iter().zip(&files) {
-                let lines = std::fs::read_to_string(f)
-                    .map(|s| s.lines().count())
-                    .unwrap_or(0);
-                println!("  {:<28} {} ({lines} lines)", p.name, f.display());
-            }
             if no_area {
                 return Ok(());
             }
-            match YOSYS.find() {
-                Ok(_) => {
-                    let (rows, stopped) = areas(&list, &files, Some(synth_minutes))?;
-                    println!("\n{}", weft_testbenches::area::table(&rows));
-                    for s in stopped {
-                        println!("{s}");
-                    }
-                }
-                Err(why) => println!("\nno area table: {why}"),
+            if let Err(why) = YOSYS.find() {
+                println!("\nno area table: {why}");
+                return Ok(());
             }
+            let texts: Vec<String> = files
+                .iter()
+                .map(|f| {
+                    std::fs::read_to_string(f)
+                        .map_err(|e| format!("cannot read {}: {e}", f.display()))
+                })
+                .collect::<Result<_, _>>()?;
+            let designs: Vec<(&str, &str)> = list
+                .iter()
+                .zip(&texts)
+                .map(|(p, t)| (p.name, t.as_str()))
+                .collect();
+            let table = report::overview(
+                &designs,
+                &FpgaOptions::published(),
+                &Known::project(),
+                Overview::default(),
+            )?;
+            println!("\n{table}");
+            println!(
+                "figures: {} for unchanged presets (`weft report` computes and caches the rest); {:.0} s",
+                report::PUBLISHED,
+                start.elapsed().as_secs_f64()
+            );
             Ok(())
         }
         Command::Lint { dir, presets } => {
-            let waivers = PathBuf::from(weft_testbenches::lint::WAIVERS);
-            if !waivers.is_file() {
-                return Err(format!(
-                    "waiver file {} not found; run weft from the project root",
-                    waivers.display()
-                ));
-            }
-            let mut failed = vec![];
-            for p in select(&presets)? {
-                let file = exported_file(&dir, &p)?;
-                match weft_testbenches::lint::lint_file(p.name, &file, &waivers) {
-                    Ok(()) => println!("lint ok   {}", p.name),
-                    Err(findings) => {
-                        println!("lint FAIL {}\n{findings}", p.name);
-                        failed.push(p.name);
-                    }
-                }
-            }
-            if failed.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("lint findings in: {}", failed.join(", ")))
-            }
+            let list = select(&presets)?;
+            let files = list
+                .iter()
+                .map(|p| exported_file(&dir, p))
+                .collect::<Result<Vec<_>, _>>()?;
+            let designs: Vec<(&str, &Path)> = list
+                .iter()
+                .zip(&files)
+                .map(|(p, f)| (p.name, f.as_path()))
+                .collect();
+            lint::lint_all(&designs, Path::new(lint::WAIVERS))
         }
         Command::Area {
             dir,
@@ -344,13 +294,19 @@ fn dispatch(command: Command) -> Result<(), String> {
             synth_minutes,
             presets,
         } => {
+            let limit = minutes(synth_minutes)?;
             let list = select(&presets)?;
             let files = list
                 .iter()
                 .map(|p| exported_file(&dir, p))
                 .collect::<Result<Vec<_>, _>>()?;
             YOSYS.find()?;
-            let (rows, stopped) = areas(&list, &files, synth_minutes)?;
+            let designs: Vec<(&str, &Path)> = list
+                .iter()
+                .zip(&files)
+                .map(|(p, f)| (p.name, f.as_path()))
+                .collect();
+            let (rows, stopped) = area::areas(&designs, limit, 2)?;
             if json {
                 println!(
                     "{}",
@@ -361,7 +317,7 @@ fn dispatch(command: Command) -> Result<(), String> {
                     eprintln!("{s}");
                 }
             } else {
-                print!("{}", weft_testbenches::area::table(&rows));
+                print!("{}", area::table(&rows));
                 for s in stopped {
                     println!("{s}");
                 }
@@ -380,16 +336,18 @@ fn dispatch(command: Command) -> Result<(), String> {
         } => {
             let p = presets::find(&preset)?;
             let file = exported_file(&dir, &p)?;
-            let options = fpga_options(device, freq, seeds, 2, pnr_minutes, None)?;
-            let work = match &keep {
-                Some(d) => d.clone(),
-                None => std::env::temp_dir().join(format!(
-                    "weft-fpga-{}-{}",
-                    p.name,
-                    std::process::id()
-                )),
+            let options = FpgaOptions {
+                device: device.into(),
+                freq_mhz: freq,
+                seeds,
+                jobs: 2,
+                constraints: PathBuf::from("constraints"),
+                pnr_minutes,
+                synth_minutes: None,
             };
-            let result = weft_testbenches::fpga::run(p.name, &file, &options, &work);
+            options.check()?;
+            let work = work_dir(&keep, &format!("fpga-{}", p.name));
+            let result = fpga::run(p.name, &file, &options, &work);
             if keep.is_none() {
                 let _ = std::fs::remove_dir_all(&work);
             }
@@ -420,20 +378,37 @@ fn dispatch(command: Command) -> Result<(), String> {
             if jobs == 0 {
                 return Err("--jobs must be at least 1".into());
             }
-            let options = report::ReportOptions {
-                out,
-                fpga: fpga_options(
-                    device,
-                    freq,
-                    seeds,
-                    1,
-                    Some(pnr_minutes),
-                    Some(synth_minutes),
-                )?,
-                jobs,
-                cache: (!no_cache).then_some(cache),
+            let fpga = FpgaOptions {
+                device: device.into(),
+                freq_mhz: freq,
+                seeds,
+                jobs: 1,
+                constraints: PathBuf::from("constraints"),
+                pnr_minutes: Some(pnr_minutes),
+                synth_minutes: Some(synth_minutes),
             };
-            report::report(&select(&presets)?, &options)
+            fpga.check()?;
+            let options = ReportOptions {
+                out,
+                fpga,
+                jobs,
+                known: Known {
+                    cache: (!no_cache).then_some(cache),
+                    published: (!no_cache).then(|| PathBuf::from(report::PUBLISHED)),
+                },
+            };
+            let list = select(&presets)?;
+            let exported: Vec<_> = list.iter().map(|p| move || p.exported()).collect();
+            let designs: Vec<Design> = list
+                .iter()
+                .zip(&exported)
+                .map(|(p, verilog)| Design {
+                    name: p.name,
+                    verilog,
+                })
+                .collect();
+            let every: Vec<&str> = presets::all().iter().map(|p| p.name).collect();
+            report::report(&designs, &every, &options)
         }
         Command::Sim {
             preset,
@@ -456,7 +431,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             let outputs = Outputs {
                 vcd: writer,
                 vectors: None,
-                progress_every: progress_step(cycles),
+                progress_every: cosim::progress_step(cycles),
             };
             let report = run(bench.as_mut(), cycles, seed, outputs)
                 .map_err(|e| format!("{preset} (seed {seed}): {e}"))?;
@@ -482,130 +457,23 @@ fn dispatch(command: Command) -> Result<(), String> {
             keep,
         } => {
             let p = presets::find(&preset)?;
-            if cycles == 0 {
-                return Err("--cycles must be at least 1".into());
-            }
-            let sims = match simulator {
-                SimulatorChoice::Iverilog => vec![Simulator::Icarus],
-                SimulatorChoice::Verilator => vec![Simulator::Verilator],
-                SimulatorChoice::Both => vec![Simulator::Icarus, Simulator::Verilator],
-            };
-            for s in &sims {
-                match s {
-                    Simulator::Icarus => weft_testbenches::tools::IVERILOG.find()?,
-                    Simulator::Verilator => weft_testbenches::tools::VERILATOR.find()?,
-                };
-            }
-            let dir = match &keep {
-                Some(d) => d.clone(),
-                None => std::env::temp_dir().join(format!(
-                    "weft-cosim-{}-{}",
-                    p.name,
-                    std::process::id()
-                )),
-            };
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            let result = cosimulate(&p, cycles, seed, &sims, &dir);
+            let dir = work_dir(&keep, &format!("cosim-{}", p.name));
+            let result = cosim::cosimulate(&p, cycles, seed, &simulator.simulators(), &dir);
             if keep.is_none() {
                 let _ = std::fs::remove_dir_all(&dir);
             }
-            result
+            let c = result?;
+            print!("{}", c.summary());
+            let failures = c.failures();
+            if failures.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "co-simulation of {} failed: {}",
+                    c.preset,
+                    failures.join("; ")
+                ))
+            }
         }
-    }
-}
-
-fn progress_step(cycles: u64) -> u64 {
-    if cycles >= 1_000_000 {
-        cycles / 10
-    } else {
-        0
-    }
-}
-
-fn cosimulate(
-    p: &Preset,
-    cycles: u64,
-    seed: u64,
-    sims: &[Simulator],
-    dir: &Path,
-) -> Result<(), String> {
-    let vectors_path = dir.join("vectors.txt");
-    let mut writer = VectorWriter::create(&vectors_path)
-        .map_err(|e| format!("cannot create {}: {e}", vectors_path.display()))?;
-    let mut bench = (p.bench)();
-    let clocked = weft_testbenches::bench::ports_and_values(bench.block())
-        .0
-        .iter()
-        .any(|port| port.input && port.name == "clock");
-    let report = run(
-        bench.as_mut(),
-        cycles,
-        seed,
-        Outputs {
-            vcd: None,
-            vectors: Some(&mut writer),
-            progress_every: progress_step(cycles),
-        },
-    )
-    .map_err(|e| format!("{} (seed {seed}): {e}", p.name))?;
-    let ports = writer.finish().map_err(|e| e.to_string())?;
-    println!(
-        "{}: recorded {} cycles from the Rust simulation (seed {seed}, model and RTL agree); Rust steps {:.0} cycles/s with recording",
-        p.name,
-        report.cycles,
-        report.cycles_per_second()
-    );
-    let write = |name: &str, text: String| {
-        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))
-    };
-    write("dut.v", export::exported(p))?;
-    write(
-        "tb.v",
-        cosim::testbench(p.name, clocked, &ports, "vectors.txt"),
-    )?;
-    write(
-        "harness.cpp",
-        cosim::verilator_harness(clocked, &ports, "vectors.txt"),
-    )?;
-    let mut failures = vec![];
-    let rust_rate = report.cycles_per_second();
-    for &s in sims {
-        eprintln!("  building and running the replay under {} ...", s.name());
-        let r = cosim::replay(s, p.name, dir)?;
-        println!(
-            "  {:<10} {} cycles, {} mismatches, {:.0} cycles/s (vector replay)",
-            s.name(),
-            r.cycles,
-            r.mismatches,
-            r.cycles as f64 / r.seconds.max(1e-9)
-        );
-        if s == Simulator::Verilator {
-            let rate = r.cycles as f64 / r.seconds.max(1e-9);
-            println!(
-                "  speed: Verilator {rate:.0} cycles/s vs Rust {rust_rate:.0} cycles/s (model checks and recording included): {:.1}x",
-                rate / rust_rate.max(1e-9)
-            );
-        }
-        for m in &r.first_mismatches {
-            println!("    {m}");
-        }
-        if r.mismatches > 0 || r.cycles != cycles {
-            failures.push(format!(
-                "{}: {} mismatches over {} of {cycles} cycles",
-                s.name(),
-                r.mismatches,
-                r.cycles
-            ));
-        }
-    }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "co-simulation of {} failed: {}",
-            p.name,
-            failures.join("; ")
-        ))
     }
 }

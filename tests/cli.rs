@@ -1,8 +1,11 @@
 //! The `weft` command as a user meets it: bad input gets a clear message and a
 //! non-zero exit, `verilog_out/` is what the exporter writes, every preset lints and
-//! co-simulates with zero mismatches, and the VCD reads back.
+//! co-simulates with zero mismatches, and the VCD reads back. Tests named `full_` form
+//! the full tier (`./test.sh`); the rest also run in `./test.sh --quick`.
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use weft_flow::cosim::Simulator;
+use weft_flow::verilog::{module_ports, Port};
 
 fn weft(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_weft"))
@@ -171,41 +174,55 @@ fn area_reports_presets_as_json() {
     assert_eq!(row("capri_decision")["flip_flops"], 0);
 }
 
-/// Co-simulation of every preset under both simulators, 100 000 cycles each (see
-/// `suite_cosim_cycles` for the exception), two presets at a time (the machine has two
-/// cores).
-#[test]
-fn every_preset_cosimulates_without_mismatch() {
-    let queue = std::sync::Mutex::new(presets());
-    let failures = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(name) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let cycles = weft_testbenches::presets::suite_cosim_cycles(&name).to_string();
-                let out = weft(&[
-                    "cosim",
-                    &name,
-                    "--cycles",
-                    &cycles,
-                    "--seed",
-                    "11",
-                    "--simulator",
-                    "both",
-                ]);
-                let t = text(&out);
-                println!("{t}");
-                let clean = format!("{cycles} cycles, 0 mismatches");
-                if !out.status.success() || t.matches(&clean).count() != 2 {
-                    failures.lock().unwrap().push(format!("{name}: {t}"));
+/// Co-simulates `names` two at a time (the machine has two cores), in process, and
+/// fails with every preset that mismatched.
+fn cosimulate_all(names: Vec<String>, simulators: &[Simulator], cycles: fn(&str) -> u64) {
+    let failures: Vec<String> = weft_flow::jobs::parallel(&names, 2, |name| {
+        let preset = weft_testbenches::presets::find(name).unwrap();
+        let dir = scratch(&format!("cosim-{name}"));
+        let n = cycles(name);
+        let r = weft_testbenches::cosim::cosimulate(&preset, n, 11, simulators, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        match r {
+            Ok(c) => {
+                for r in &c.replays {
+                    println!(
+                        "{name}: {} {} cycles, {} mismatches",
+                        r.simulator.name(),
+                        r.cycles,
+                        r.mismatches
+                    );
                 }
-            });
+                let failures = c.failures();
+                assert_eq!(c.replays.len(), simulators.len());
+                (!failures.is_empty()).then(|| format!("{name}: {}", failures.join("; ")))
+            }
+            Err(e) => Some(format!("{name}: {e}")),
         }
-    });
-    let failures = failures.into_inner().unwrap();
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Quick tier: every preset co-simulated briefly under Icarus.
+#[test]
+fn every_preset_cosimulates_briefly() {
+    cosimulate_all(presets(), &[Simulator::Icarus], |name| {
+        weft_testbenches::presets::suite_cosim_cycles(name).min(2_000) / 4
+    });
+}
+
+/// Full tier: every preset under both simulators, 100 000 cycles each (see
+/// `suite_cosim_cycles` for the exceptions).
+#[test]
+fn full_every_preset_cosimulates_under_both_simulators() {
+    cosimulate_all(
+        presets(),
+        &[Simulator::Icarus, Simulator::Verilator],
+        weft_testbenches::presets::suite_cosim_cycles,
+    );
 }
 
 /// A replay must catch a wrong output: flip one expected bit in the recorded vectors.
@@ -236,16 +253,13 @@ fn cosim_reports_a_tampered_vector() {
     };
     lines[51] = fields.join(" ");
     std::fs::write(dir.join("vectors.txt"), lines.join("\n") + "\n").unwrap();
-    for sim in [
-        weft_testbenches::cosim::Simulator::Icarus,
-        weft_testbenches::cosim::Simulator::Verilator,
-    ] {
+    for sim in [Simulator::Icarus, Simulator::Verilator] {
         std::fs::write(
             dir.join("harness.cpp"),
-            weft_testbenches::cosim::verilator_harness(true, &ports_of(&dir), "vectors.txt"),
+            weft_flow::cosim::verilator_harness(true, &ports_of(&dir), "vectors.txt"),
         )
         .unwrap();
-        let r = weft_testbenches::cosim::replay(sim, "sub_warp_unit_4x8", &dir).unwrap();
+        let r = weft_flow::cosim::replay(sim, "sub_warp_unit_4x8", &dir).unwrap();
         assert_eq!(r.mismatches, 1, "{sim:?}: {:?}", r.first_mismatches);
         assert!(
             r.first_mismatches[0].contains("cycle=50 signal=sub_valid"),
@@ -255,38 +269,19 @@ fn cosim_reports_a_tampered_vector() {
     }
 }
 
-/// Port list of a kept replay, read back from the vector file's header and the DUT.
-fn ports_of(dir: &Path) -> Vec<weft_testbenches::bench::Port> {
+/// Port list of a kept replay in vector-file order: the header's names, declared as the
+/// DUT declares them.
+fn ports_of(dir: &Path) -> Vec<Port> {
     let dut = std::fs::read_to_string(dir.join("dut.v")).unwrap();
+    let declared = module_ports(&dut, "sub_warp_unit_4x8").unwrap();
     let header = std::fs::read_to_string(dir.join("vectors.txt")).unwrap();
-    let names: Vec<&str> = header
+    header
         .lines()
         .next()
         .unwrap()
         .trim_start_matches("# ")
         .split(' ')
-        .collect();
-    names
-        .iter()
-        .map(|n| {
-            let decl = dut
-                .lines()
-                .find(|l| {
-                    let t = l.trim();
-                    (t.starts_with("input") || t.starts_with("output"))
-                        && t.trim_end_matches(';').ends_with(&format!(" {n}"))
-                })
-                .unwrap();
-            let width = match decl.split_once('[') {
-                Some((_, r)) => r.split(':').next().unwrap().parse::<usize>().unwrap() + 1,
-                None => 1,
-            };
-            weft_testbenches::bench::Port {
-                name: n.to_string(),
-                input: decl.trim().starts_with("input"),
-                width,
-            }
-        })
+        .map(|n| declared.iter().find(|p| p.name == n).unwrap().clone())
         .collect()
 }
 

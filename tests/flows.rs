@@ -1,6 +1,8 @@
 //! The FPGA and ASIC flows end to end through the `weft` binary: the iCE40 harness,
-//! synthesis, place and route and Fmax; the extended `weft area`; `weft report` and its
-//! cache; the messages for a design that does not fit and for a missing tool.
+//! synthesis, place and route and Fmax; the extended `weft area`; `weft report`, its
+//! cache and its seed (the published report); the table `weft export` prints; the
+//! messages for a design that does not fit and for a missing tool. Tests named `full_`
+//! (place and route) form the full tier.
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -45,7 +47,7 @@ fn harness_flip_flops(inputs: u64, outputs: u64) -> u64 {
 }
 
 #[test]
-fn fpga_places_and_routes_a_small_preset() {
+fn full_fpga_places_and_routes_a_small_preset() {
     let out = weft(&["fpga", "sub_warp_unit_4x8", "--seeds", "2", "--json"]);
     let r = json(&out);
     // Ports of sub_warp_unit_4x8: reset, load, mask_in[32], mode[2] in; sub_valid,
@@ -85,7 +87,7 @@ fn fpga_places_and_routes_a_small_preset() {
 }
 
 #[test]
-fn a_preset_too_big_for_the_part_says_so_and_exits_cleanly() {
+fn full_a_preset_too_big_for_the_part_says_so_and_exits_cleanly() {
     // The 256-thread sub_warp_unit with its harness needs about 1 600 logic cells; an
     // iCE40HX1K has 1 280 (the big presets overflow an HX8K the same way, but their
     // synthesis takes minutes).
@@ -224,7 +226,7 @@ fn area_reports_ram_bits_gates_depth_and_xilinx_figures() {
 }
 
 #[test]
-fn report_writes_table_json_chart_and_reuses_its_cache() {
+fn full_report_writes_table_json_chart_and_reuses_its_cache() {
     let out_dir = scratch("report");
     let cache = out_dir.join("cache");
     // Progress lines: `[ i/n] preset   cached` or `[ i/n] preset   12.3 s  iCE40: ...`.
@@ -281,8 +283,140 @@ fn report_writes_table_json_chart_and_reuses_its_cache() {
 fn a_synthesis_past_its_limit_is_stopped() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog_out/bbs.v");
     let quick = std::time::Duration::from_millis(200);
-    let stopped = weft_testbenches::area::area_within("bbs", &file, Some(quick));
+    let stopped = weft_flow::area::area_within("bbs", &file, Some(quick));
     assert_eq!(stopped, Ok(None));
-    let done = weft_testbenches::area::area_within("bbs", &file, None).unwrap();
+    let done = weft_flow::area::area_within("bbs", &file, None).unwrap();
     assert!(done.is_some_and(|a| a.cells > 0));
+}
+
+/// The published rows, by preset.
+fn published() -> Vec<serde_json::Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(weft_flow::report::PUBLISHED);
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    rows.as_array().unwrap().clone()
+}
+
+/// The key of a committed preset's Verilog under the published flow options.
+fn current_key(name: &str) -> String {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("verilog_out/{name}.v"));
+    let verilog = std::fs::read_to_string(file).unwrap();
+    // Tests run from the package root, where the flow finds `constraints/`.
+    let tools = weft_flow::report::tool_versions().unwrap();
+    let options = weft_flow::fpga::FpgaOptions::published();
+    weft_flow::report::key_of(name, &verilog, &options, &tools).unwrap()
+}
+
+/// A fresh clone knows every published figure: `weft export` prints the published row of
+/// each preset whose Verilog is unchanged, without running the flow for it.
+#[test]
+fn export_prints_the_published_figures_of_unchanged_presets() {
+    let dir = scratch("export-table");
+    let out = weft(&["export", "--out", dir.to_str().unwrap()]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let mut unchanged = 0;
+    for row in published() {
+        let name = row["preset"].as_str().unwrap();
+        if row["key"] != current_key(name).as_str() {
+            continue;
+        }
+        unchanged += 1;
+        let Some(area) = row["area"].as_object() else {
+            continue;
+        };
+        let line = t
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name}: {t}"));
+        let figures: Vec<&str> = line.split_whitespace().skip(1).take(3).collect();
+        assert_eq!(
+            figures,
+            [
+                area["cells"].to_string(),
+                area["flip_flops"].to_string(),
+                area["ram_bits"].to_string()
+            ],
+            "{line}"
+        );
+        assert!(
+            !t.contains(&format!("area {name} ")),
+            "{name} was measured again: {t}"
+        );
+    }
+    assert!(unchanged > 0, "sub_warp_unit_4x8 at least is unchanged");
+}
+
+/// `weft report` with the published options takes an unchanged preset's row from the
+/// published report: nothing runs, and the row written is the published one.
+#[test]
+fn report_starts_from_the_published_rows() {
+    let name = "sub_warp_unit_4x8";
+    let row = published()
+        .into_iter()
+        .find(|r| r["preset"] == name)
+        .unwrap();
+    assert_eq!(
+        row["key"],
+        current_key(name).as_str(),
+        "{name} changed: republish it"
+    );
+    let out_dir = scratch("report-seed");
+    let cache = out_dir.join("cache");
+    let out = weft(&[
+        "report",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+        name,
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("[ 1/1] sub_warp_unit_4x8") && t.contains("cached"),
+        "{t}"
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(written, serde_json::Value::Array(vec![row]));
+}
+
+/// The export's table for presets with no known figures: a small one is measured on the
+/// spot, a large one is named with the command that measures it.
+#[test]
+fn a_changed_preset_is_measured_if_small_and_deferred_if_large() {
+    let verilog = "module weft_probe(clock, a, b, y);\n  input wire clock;\n  input wire [3:0] a;\n  input wire [3:0] b;\n  output reg [3:0] y;\n  always @(posedge clock) y <= a & b;\nendmodule\n";
+    let known = weft_flow::report::Known {
+        cache: None,
+        published: None,
+    };
+    let options = weft_flow::fpga::FpgaOptions::published();
+    let small = weft_flow::report::Overview::default();
+    let measured =
+        weft_flow::report::overview(&[("weft_probe", verilog)], &options, &known, small).unwrap();
+    let large = weft_flow::report::Overview {
+        small_bytes: 10,
+        ..small
+    };
+    let deferred =
+        weft_flow::report::overview(&[("weft_probe", verilog)], &options, &known, large).unwrap();
+    let line = measured
+        .lines()
+        .find(|l| l.starts_with("weft_probe "))
+        .unwrap_or_else(|| panic!("{measured}"));
+    let figures: Vec<&str> = line.split_whitespace().skip(1).take(2).collect();
+    assert_eq!(
+        figures,
+        ["8", "4"],
+        "four AND gates and four flip-flops: {line}"
+    );
+    assert!(line.contains("run `weft report weft_probe`"), "{line}");
+    assert!(
+        deferred.contains(
+            "weft_probe: changed since its figures; `cargo run --release -- report weft_probe` measures it (never measured)"
+        ),
+        "{deferred}"
+    );
 }

@@ -12,6 +12,7 @@
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::fmt;
+pub use weft_flow::verilog::Port;
 
 /// A difference between the RTL and its model, or a broken contract.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,14 +124,6 @@ pub fn settle(block: &mut dyn Block) -> Result<(), Mismatch> {
         expected: "combinational logic converges".into(),
         got: "no fixed point after 1000 passes (a combinational loop?)".into(),
     })
-}
-
-/// A top-level port of a block: name, direction and width.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Port {
-    pub name: String,
-    pub input: bool,
-    pub width: usize,
 }
 
 struct PortProbe {

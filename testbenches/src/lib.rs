@@ -1,24 +1,20 @@
 //! weft-testbenches: model-vs-RTL benches, contracts, vector recording and the
-//! co-simulation runners, shared by the `weft` command and the tests.
+//! co-simulation of a preset (recorded here, replayed by `weft-flow`), shared by the
+//! `weft` command and the tests.
 //! Folders mirror `weft-hdl` and `weft-sim`.
 
-pub mod area;
 pub mod bench;
 pub mod capri;
 pub mod cgrf;
 pub mod convert;
 pub mod cosim;
 pub mod dom;
-pub mod fpga;
 #[path = "lib/mod.rs"]
 #[allow(special_module_name)] // mirrors the `lib/` primitives folder of weft-hdl
 pub mod lib;
-pub mod lint;
 pub mod lwm;
 pub mod memory;
 pub mod presets;
-pub mod report;
 pub mod run;
 pub mod sched;
-pub mod tools;
 pub mod vgiw;

@@ -1,8 +1,18 @@
 //! The one list of exported presets: the exporter, the linter, `weft area`, `weft sim`
-//! and `weft cosim` all walk it. Each mechanism's bench module contributes its own
-//! entries through a `presets()` function.
+//! and `weft cosim` all walk it. A preset is a named type alias of `weft_hdl::presets`
+//! (where its parameters are stated, once) registered with [`Preset::of`]; its bench and
+//! the parameters `weft list` shows come from the block's [`Tested`] implementation,
+//! written once per block next to its bench.
 use crate::bench::Bench;
 use rust_hdl::prelude::*;
+
+/// A block with a bench: implemented once per block, generically over its parameters.
+pub trait Tested: Block + Default + 'static {
+    /// Parameter names and values, for `weft list`.
+    fn params() -> Vec<(&'static str, usize)>;
+    /// A fresh bench: this block plus its golden model, ready for random stimulus.
+    fn bench() -> Box<dyn Bench>;
+}
 
 /// One exportable parameter set of a block.
 pub struct Preset {
@@ -11,11 +21,38 @@ pub struct Preset {
     /// One line: what the block is and which paper section.
     pub summary: &'static str,
     /// Parameter names and values, for `weft list`.
-    pub params: &'static [(&'static str, usize)],
+    pub params: fn() -> Vec<(&'static str, usize)>,
     /// rust-hdl's Verilog for the block (top module still named `top`).
     pub verilog: fn() -> String,
     /// A fresh bench: RTL plus golden model, ready for random stimulus.
     pub bench: fn() -> Box<dyn Bench>,
+}
+
+impl Preset {
+    /// The preset `name` of block type `B` (a `weft_hdl::presets` alias).
+    pub fn of<B: Tested>(name: &'static str, summary: &'static str) -> Preset {
+        Preset {
+            name,
+            summary,
+            params: B::params,
+            verilog: verilog_of::<B>,
+            bench: B::bench,
+        }
+    }
+
+    /// The Verilog `weft export` writes: rust-hdl's, top module named after the preset.
+    pub fn exported(&self) -> String {
+        weft_flow::verilog::rename_top(&(self.verilog)(), self.name)
+    }
+
+    /// Whether the block has a clock input (a combinational block has none).
+    pub fn clocked(&self) -> bool {
+        let bench = (self.bench)();
+        crate::bench::ports_and_values(bench.block())
+            .0
+            .iter()
+            .any(|port| port.input && port.name == "clock")
+    }
 }
 
 /// rust-hdl's Verilog for a connected default instance of `B`.
@@ -38,10 +75,27 @@ pub fn all() -> Vec<Preset> {
     list
 }
 
-/// Cycles the test suite co-simulates `name` for: 100 000, except the fabric top, a
+/// Writes every preset's file into `dir`, creating it; returns the paths written.
+pub fn export(
+    presets: &[Preset],
+    dir: &std::path::Path,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create output folder {}: {e}", dir.display()))?;
+    let texts = weft_flow::jobs::parallel(presets, 2, |p| p.exported());
+    let mut written = vec![];
+    for (p, text) in presets.iter().zip(texts) {
+        let path = dir.join(format!("{}.v", p.name));
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Cycles the full test tier co-simulates `name` for: 100 000, except the fabric top, a
 /// design of 16 switches and 30 units whose rust-hdl recording and Icarus replay run
 /// a few hundred cycles per second (its end-to-end tests stream 1 000 threads through
-/// the same RTL in `testbenches/tests/fabric.rs`).
+/// the same RTL in `testbenches/tests/fabric.rs`), and the VGIW core around it.
 pub fn suite_cosim_cycles(name: &str) -> u64 {
     match name {
         "fabric" => 4_000,

@@ -178,17 +178,4 @@ fn file_order(ports: &[Port]) -> Vec<usize> {
     inputs.chain(outputs).collect()
 }
 
-/// Stack for threads that build rust-hdl models: a block's model is built on the stack,
-/// and the fabric's and the VGIW core's take megabytes (test threads get 2 MB).
-pub const BIG_STACK: usize = 512 << 20;
-
-/// Runs `work` on a thread with a [`BIG_STACK`] and gives its result, or passes its
-/// panic on.
-pub fn on_big_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(BIG_STACK)
-        .spawn(work)
-        .expect("spawn a big-stack thread")
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-}
+pub use weft_flow::jobs::{on_big_stack, BIG_STACK};

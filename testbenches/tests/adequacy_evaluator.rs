@@ -1,10 +1,10 @@
 //! Adequacy evaluator (SPEC §3.1): model-vs-RTL over edge sizes, the contract
 //! `adequate == compaction removes a warp`, and the paper's figures.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::capri::adequacy_evaluator::AdequacyEvaluatorBench;
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

@@ -4,9 +4,9 @@
 //! prefetch, empty words skipped, block and kernel completion), the measured
 //! reconfiguration latency, and the export gate on other parameter sets.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::vgiw::bbs::Entry;
 use weft_testbenches::bench::Bench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::bbs::BbsBench;

@@ -5,13 +5,13 @@
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use rust_hdl::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_hdl::lwm::branch_buffers::{BranchBuffers, BranchBuffers4x3, BranchBuffers4x8};
 use weft_hdl::presets::BranchBuffers32x8;
 use weft_hdl::presets::SubWarpUnit4x8;
 use weft_sim::lwm::branch_buffers::SubWarpOutcome;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::{bits_from_rows, fields_from_bits, rows_from_bits, small};
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::lwm::branch_buffers::{BranchBuffersBench, BranchInputs};
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
@@ -254,7 +254,7 @@ fn flip_flop_count() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("top.v");
     std::fs::write(&file, verilog_of::<BranchBuffers4x8>()).unwrap();
-    let area = weft_testbenches::area::area_of("top", &file).unwrap_or_else(|e| panic!("{e}"));
+    let area = weft_flow::area::area_of("top", &file).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
         area.flip_flops,

@@ -1,9 +1,9 @@
 //! CAPT (SPEC §3.3): model-vs-RTL (true LRU) for every history kind and several
 //! sizes; the 1b-Latest history of Figure 7; LRU replacement.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::capri::capt::{CaptBench, CaptInputs};
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

@@ -9,12 +9,12 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::cgrf::compute_unit::{execute, ComputeUnitIn, Config, Opcode, LATENCY};
 use weft_sim::cgrf::token_buffer::OperandToken;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::cgrf::compute_unit::{ComputeUnitBench, EDGE_OPERANDS};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

@@ -2,10 +2,10 @@
 //! contracts (one block per thread, conservation, read-and-reset), directed OR-write
 //! and bank-conflict scenarios, and the export gate on other parameter sets.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::vgiw::cvt::WordAddr;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::cvt::{CvtBench, CvtInputs};

@@ -2,10 +2,10 @@
 //! (order, conservation, threadIdx) under random handshakes, the one-thread-per-cycle
 //! throughput of §2/§3.5, and the export gate on the RTL.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::vgiw::cvu_initiator::Batch;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::cvu_initiator::{CvuInitiatorBench, InitiatorInputs};

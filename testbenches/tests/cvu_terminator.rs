@@ -2,9 +2,9 @@
 //! contracts under random out-of-order completion, directed eviction and flush
 //! scenarios of §3.5, and the export gate on the RTL.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::cvu_terminator::{CvuTerminatorBench, TerminatorInputs};

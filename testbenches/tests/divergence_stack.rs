@@ -4,11 +4,11 @@
 //! the Verilator lint gate.
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use weft_flow::lint::assert_lints_clean;
 use weft_hdl::lib::divergence_stack::{DivergenceStack, DivergenceStack4, DivergenceStack4x3};
 use weft_hdl::presets::DivergenceStack32;
 use weft_sim::lib::divergence_stack::{Inputs, Outputs};
 use weft_testbenches::lib::divergence_stack::DivergenceStackBench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs as RunOutputs};
 

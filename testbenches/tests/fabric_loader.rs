@@ -6,13 +6,13 @@
 //! `prog_error`; a model with a smaller RAM is caught; the export gate.
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_hdl::vgiw::fabric_loader::FabricLoader;
 use weft_sim::cgrf::dataflow::Dfg;
 use weft_sim::cgrf::fabric::{place_and_route, UnitConfig};
 use weft_sim::vgiw::fabric_loader::{encode_route, program, ROUTE_SHIFTS};
 use weft_testbenches::bench::settle;
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::fabric_loader::{unit_write, FabricLoaderBench};

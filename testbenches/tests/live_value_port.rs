@@ -4,8 +4,8 @@
 //! outside the array), over sizes, seeds and handshake rates; a model whose round robin
 //! starts on the other port is caught; the export gate.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::vgiw::live_value_port::LiveValuePort as Model;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::live_value_port::LiveValuePortBench;

@@ -4,10 +4,10 @@
 //! ignored) over sizes; out-of-order overtaking and throughput as directed tests; the
 //! export gate.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::cgrf::load_store_unit::{LsuBench, LsuInputs};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

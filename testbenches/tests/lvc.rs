@@ -4,8 +4,8 @@
 //! response without request, no stale spill, no dirty data lost, bank conflicts stall
 //! and never drop); and the export gate on other parameter sets.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::bench::Bench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::lvc::LvcBench;

@@ -1,8 +1,8 @@
 //! MCB entry (SPEC §4): model-vs-RTL equivalence; a returning line wakes every thread
 //! waiting on it; a thread's data is its line's value when the line returned.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::dom::mcb_entry::McbEntryBench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

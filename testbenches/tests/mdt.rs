@@ -1,8 +1,8 @@
 //! Memory Divergence Table (SPEC §4): model-vs-RTL equivalence over sizes with the
 //! table's contracts checked every cycle, and a lint of a non-exported size.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::dom::mdt::MdtBench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

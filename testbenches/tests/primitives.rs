@@ -4,12 +4,12 @@
 //! block's Verilog through `verilator --lint-only -Wall`.
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_hdl::lib::popcount::Popcount;
 use weft_hdl::lib::priority_encoder::PriorityEncoder;
 use weft_hdl::lib::round_robin_arbiter::RoundRobinArbiter;
 use weft_sim::lib::{popcount, priority_encoder, round_robin_arbiter};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 
 /// The RTL priority encoder's (valid, index) against the model for one mask.

@@ -1,11 +1,11 @@
 //! Adaptive slip controller (SPEC §4, §5.1): model-vs-RTL equivalence over sizes, and
 //! each rule of the block header tested on its own.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::dom::slip_controller::SlipInputs;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::small;
 use weft_testbenches::dom::slip_controller::SlipControllerBench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

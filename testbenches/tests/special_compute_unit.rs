@@ -3,11 +3,11 @@
 //! order) over sizes, one operation per cycle with COPIES >= latency, the RISC-V
 //! corner cases, and the export gate.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::cgrf::special_compute_unit::{divide, DivOp};
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::cgrf::special_compute_unit::{ScuBench, ScuInputs};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

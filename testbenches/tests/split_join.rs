@@ -4,11 +4,11 @@
 //! configurations; the paper's store-after-loads join and split throughput as directed
 //! tests; the export gate.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::cgrf::split_join::{SjConfig, SjToken};
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::cgrf::split_join::{SjBench, SjInputs};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

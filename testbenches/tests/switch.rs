@@ -2,12 +2,12 @@
 //! over switch sizes, one token per cycle per link, multicast, the route chain, and
 //! the export gate.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_hdl::cgrf::switch::Switch;
 use weft_sim::cgrf::switch::Token;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::cgrf::switch::{SwitchBench, SwitchInputs};
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

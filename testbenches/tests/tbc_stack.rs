@@ -1,12 +1,12 @@
 //! TBC CTA-wide stack (SPEC §3.5): model-vs-RTL equivalence with a CTA driver,
 //! `WCnt` contracts, and the Figures 6-7 scenario.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::capri::tbc_stack::Event;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::capri::tbc_stack::StackInputs;
 use weft_testbenches::capri::tbc_stack::TbcStackBench;
 use weft_testbenches::convert::{rows_from_bits, small};
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

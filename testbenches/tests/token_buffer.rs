@@ -3,11 +3,11 @@
 //! 2..32 and random handshakes; the paper's dataflow firing rule and out-of-order
 //! threads as directed tests; one fire per cycle; the export gate on other sizes.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::cgrf::token_buffer::{OperandToken, TokenBufferIn};
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::cgrf::token_buffer::TokenBufferBench;
 use weft_testbenches::convert::small;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

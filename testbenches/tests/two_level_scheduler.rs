@@ -3,11 +3,11 @@
 //! scenario (`lwm-two-level-scheduling.txt` §3.2), and the Verilator lint gate.
 use proptest::prelude::*;
 use rust_hdl::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_hdl::presets::{RoundRobinScheduler32, TwoLevelScheduler32x8, TwoLevelScheduler4x2};
 use weft_hdl::sched::two_level_scheduler::TwoLevelScheduler;
 use weft_sim::sched::two_level_scheduler::Grant;
 use weft_testbenches::bench::{settle, Bench};
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::sched::two_level_scheduler::{SchedInputs, TwoLevelSchedulerBench};

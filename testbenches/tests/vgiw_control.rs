@@ -3,8 +3,8 @@
 //! out-of-order completion), the paper's Figure 2 as a directed test, and the
 //! reconfiguration latency.
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::vgiw::bbs::Entry;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 use weft_testbenches::vgiw::vgiw_control::{Kernel, VgiwControlBench};

@@ -1,10 +1,10 @@
 //! Warp compaction unit (SPEC §3.2): model-vs-RTL over edge sizes with conservation,
 //! lane keeping, bypass and `min_warps` contracts; the paper's Figures 3 and 7(d).
 use proptest::prelude::*;
+use weft_flow::lint::assert_lints_clean;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::capri::warp_compaction_unit::{WarpCompactionUnitBench, WcuInputs};
 use weft_testbenches::convert::{fields_from_bits, small};
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

@@ -3,11 +3,11 @@
 //! divergent op at the slip limit), and Figure 2 against blocking execution.
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
+use weft_flow::lint::assert_lints_clean;
 use weft_sim::dom::warp_memory_divergence::WarpInputs;
 use weft_testbenches::bench::{settle, Bench};
 use weft_testbenches::convert::small;
 use weft_testbenches::dom::warp_memory_divergence::WarpMemoryDivergenceBench;
-use weft_testbenches::lint::assert_lints_clean;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 

@@ -54,6 +54,17 @@ pub struct AdequacyEvaluatorBench<
     pub mask: Vec<u64>,
 }
 
+impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize> crate::presets::Tested
+    for AdequacyEvaluator<WARPS, LANES, N, CW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("CTA_WARPS", WARPS), ("LANES", LANES)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(AdequacyEvaluatorBench::<WARPS, LANES, N, CW>::default())
+    }
+}
+
 impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize> Default
     for AdequacyEvaluatorBench<WARPS, LANES, N, CW>
 {

@@ -22,6 +22,15 @@ pub struct CapriDecisionBench {
     pub inputs: DecisionInputs,
 }
 
+impl crate::presets::Tested for CapriDecision {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(CapriDecisionBench::default())
+    }
+}
+
 impl Default for CapriDecisionBench {
     fn default() -> Self {
         let mut uut = CapriDecision::default();

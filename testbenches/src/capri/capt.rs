@@ -23,6 +23,17 @@ pub struct CaptBench<const ENTRIES: usize, const HISTORY: usize, const HW: usize
     pool: Vec<u32>,
 }
 
+impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usize>
+    crate::presets::Tested for Capt<ENTRIES, HISTORY, HW, AW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("ENTRIES", ENTRIES), ("HISTORY", HISTORY)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(CaptBench::<ENTRIES, HISTORY, HW, AW>::default())
+    }
+}
+
 pub fn history_of(h: usize) -> History {
     match h {
         0 => History::Latest,

@@ -107,6 +107,28 @@ impl<
         const DEPTH: usize,
         const DW: usize,
         const CW: usize,
+    > crate::presets::Tested for TbcStack<WARPS, LANES, N, DEPTH, DW, CW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("CTA_WARPS", WARPS),
+            ("LANES", LANES),
+            ("DEPTH", DEPTH),
+            ("PCW", 32),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(TbcStackBench::<WARPS, LANES, N, DEPTH, DW, CW>::default())
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const DEPTH: usize,
+        const DW: usize,
+        const CW: usize,
     > Default for TbcStackBench<WARPS, LANES, N, DEPTH, DW, CW>
 {
     fn default() -> Self {

@@ -42,6 +42,23 @@ impl<
         const RW: usize,
         const GW: usize,
         const CW: usize,
+    > crate::presets::Tested for WarpCompactionUnit<WARPS, LANES, N, RW, GW, CW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("CTA_WARPS", WARPS), ("LANES", LANES)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(WarpCompactionUnitBench::<WARPS, LANES, N, RW, GW, CW>::default())
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const LANES: usize,
+        const N: usize,
+        const RW: usize,
+        const GW: usize,
+        const CW: usize,
     > Default for WarpCompactionUnitBench<WARPS, LANES, N, RW, GW, CW>
 {
     fn default() -> Self {

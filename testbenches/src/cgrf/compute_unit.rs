@@ -12,28 +12,15 @@
 //! (cancellation, near-cancellation, exponent gaps, products at the underflow edge).
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 use weft_hdl::cgrf::compute_unit::ComputeUnit;
-use weft_hdl::presets::ComputeUnit16;
 use weft_sim::cgrf::compute_unit::{
     execute, ComputeUnit as Model, ComputeUnitIn, Config, Opcode, ResultToken,
 };
 use weft_sim::cgrf::token_buffer::OperandToken;
-
-/// This bench's presets (registered through `cgrf::presets`).
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "compute_unit",
-        summary: "MT-CGRF compute unit: 16-channel token buffer + 3-stage integer/float32 pipeline (VGIW §3.5)",
-        params: &[("VCS", 16), ("OPERANDS", 3), ("LATENCY", 3), ("OPCODES", 16)],
-        verilog: verilog_of::<ComputeUnit16>,
-        bench: || Box::new(ComputeUnitBench::<16, 4>::default()),
-    }]
-}
 
 /// Float and integer edge cases.
 pub const EDGE_OPERANDS: [u32; 30] = [
@@ -133,6 +120,20 @@ pub struct ComputeUnitBench<const VCS: usize, const VB: usize> {
     /// Configuration writes, and those with the immediate enabled.
     pub configs: u64,
     pub imm_configs: u64,
+}
+
+impl<const VCS: usize, const VB: usize> crate::presets::Tested for ComputeUnit<VCS, VB> {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("VCS", VCS),
+            ("OPERANDS", 3),
+            ("LATENCY", 3),
+            ("OPCODES", 16),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(ComputeUnitBench::<VCS, VB>::default())
+    }
 }
 
 impl<const VCS: usize, const VB: usize> Default for ComputeUnitBench<VCS, VB> {

@@ -14,27 +14,14 @@
 use crate::bench::{contract, Bench, Mismatch};
 use crate::convert::small;
 use crate::memory::{Outstanding, PortCycle, Request, Timing, Words};
-use crate::presets::{verilog_of, Preset};
 use crate::run::{self, RunError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::HashMap;
 use weft_hdl::cgrf::fabric::{Fabric, MEMORY_PORTS, THREAD_PORTS};
-use weft_hdl::presets::Fabric4;
 use weft_sim::cgrf::dataflow::Dfg;
 use weft_sim::cgrf::fabric::{place_and_route, FabricConfig};
-
-/// This bench's presets (registered through `cgrf::presets`).
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "fabric",
-        summary: "MT-CGRF fabric top: 4 x 4 switches + compute units, 10 memory units, 2 dividers, 2 thread ports (VGIW §3.5)",
-        params: &[("TILES", 16), ("VCS", 4), ("MEMORY_PORTS", 10)],
-        verilog: verilog_of::<Fabric4>,
-        bench: || Box::new(FabricBench::<4, 2>::new(Kernel::default_stream())),
-    }]
-}
 
 /// Words of memory the kernels may touch, initialised at random.
 pub const MEMORY_WORDS: u32 = 1 << 14;
@@ -135,6 +122,15 @@ pub struct FabricBench<const VCS: usize, const VB: usize> {
     pub thread_percent: u32,
     /// How the memory ports take requests and answer them.
     pub memory_timing: Timing,
+}
+
+impl<const VCS: usize, const VB: usize> crate::presets::Tested for Fabric<VCS, VB> {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("TILES", 16), ("VCS", VCS), ("MEMORY_PORTS", 10)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(FabricBench::<VCS, VB>::new(Kernel::default_stream()))
+    }
 }
 
 impl<const VCS: usize, const VB: usize> FabricBench<VCS, VB> {

@@ -7,25 +7,12 @@
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
 use crate::memory::{Outstanding, Words};
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::HashMap;
 use weft_hdl::cgrf::load_store_unit::LoadStoreUnit;
-use weft_hdl::presets::LoadStoreUnit32x16;
 use weft_sim::cgrf::load_store_unit::{LoadStoreUnit as Model, LsuToken};
-
-/// This bench's presets (registered through `cgrf::presets`).
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "load_store_unit",
-        summary: "MT-CGRF load/store unit, 16-entry reservation buffer, out-of-order completion (VGIW §3.5)",
-        params: &[("VCS", 32), ("RB", 16)],
-        verilog: verilog_of::<LoadStoreUnit32x16>,
-        bench: || Box::new(LsuBench::<5, 16, 4, 5>::default()),
-    }]
-}
 
 /// Inputs of one cycle.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,6 +58,17 @@ pub struct LsuBench<const VB: usize, const RB: usize, const TW: usize, const NW:
     next_latency: u64,
     next_tid: u16,
     is_store: bool,
+}
+
+impl<const VB: usize, const RB: usize, const TW: usize, const NW: usize> crate::presets::Tested
+    for LoadStoreUnit<VB, RB, TW, NW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("VCS", 1 << VB), ("RB", RB)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(LsuBench::<VB, RB, TW, NW>::default())
+    }
 }
 
 impl<const VB: usize, const RB: usize, const TW: usize, const NW: usize> Default

@@ -1,6 +1,10 @@
 //! Benches of the MT-CGRF dataflow fabric units (SPEC §6).
 use crate::presets::Preset;
 use rust_hdl::prelude::*;
+use weft_hdl::presets::{
+    ComputeUnit16, Fabric4, LoadStoreUnit32x16, SpecialComputeUnit32x9, SplitJoin32x4, Switch9x11,
+    TokenBuffer16,
+};
 use weft_sim::cgrf::token_buffer::OperandToken;
 
 pub mod compute_unit;
@@ -16,15 +20,36 @@ pub mod token_buffer;
 
 /// Every fabric preset, unit by unit.
 pub fn presets() -> Vec<Preset> {
-    let mut list = vec![];
-    list.extend(token_buffer::presets());
-    list.extend(compute_unit::presets());
-    list.extend(special_compute_unit::presets());
-    list.extend(load_store_unit::presets());
-    list.extend(split_join::presets());
-    list.extend(switch::presets());
-    list.extend(fabric::presets());
-    list
+    vec![
+        Preset::of::<TokenBuffer16>(
+"token_buffer",
+"MT-CGRF token buffer, 16 virtual channels x 3 operands, round-robin firing (VGIW §3.5)",
+),
+        Preset::of::<ComputeUnit16>(
+"compute_unit",
+"MT-CGRF compute unit: 16-channel token buffer + 3-stage integer/float32 pipeline (VGIW §3.5)",
+),
+        Preset::of::<SpecialComputeUnit32x9>(
+"special_compute_unit",
+"MT-CGRF special compute unit: 9 non-pipelined 32-bit dividers, 4 bits/cycle, one op per cycle (VGIW §3.5)",
+),
+        Preset::of::<LoadStoreUnit32x16>(
+"load_store_unit",
+"MT-CGRF load/store unit, 16-entry reservation buffer, out-of-order completion (VGIW §3.5)",
+),
+        Preset::of::<SplitJoin32x4>(
+"split_join",
+"MT-CGRF split/join unit, 4 ports, per-channel join counters (VGIW §3.5)",
+),
+        Preset::of::<Switch9x11>(
+"switch",
+"MT-CGRF switch: 8 neighbours + unit in, 8 neighbours + 3 operands out, 2-entry input FIFOs, route chain (VGIW §3.5)",
+),
+        Preset::of::<Fabric4>(
+"fabric",
+"MT-CGRF fabric top: 4 x 4 switches + compute units, 10 memory units, 2 dividers, 2 thread ports (VGIW §3.5)",
+),
+    ]
 }
 
 /// Drives one operand link (`x_valid`, `x_vc`, `x_tid`, `x_data` of `hdl/cgrf/mod.rs`)

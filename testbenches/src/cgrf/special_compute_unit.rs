@@ -4,25 +4,12 @@
 //! remainder.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 use weft_hdl::cgrf::special_compute_unit::SpecialComputeUnit;
-use weft_hdl::presets::SpecialComputeUnit32x9;
 use weft_sim::cgrf::special_compute_unit::{divide, DivOp, DivToken, SpecialComputeUnit as Model};
-
-/// This bench's presets (registered through `cgrf::presets`).
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "special_compute_unit",
-        summary: "MT-CGRF special compute unit: 9 non-pipelined 32-bit dividers, 4 bits/cycle, one op per cycle (VGIW §3.5)",
-        params: &[("VCS", 32), ("COPIES", 9), ("BITS_PER_CYCLE", 4), ("LATENCY", 9)],
-        verilog: verilog_of::<SpecialComputeUnit32x9>,
-        bench: || Box::new(ScuBench::<5, 9, 4, 4, 4, 4>::default()),
-    }]
-}
 
 /// Inputs of one cycle.
 #[derive(Clone, Copy, Debug)]
@@ -75,6 +62,28 @@ pub struct ScuBench<
     op: DivOp,
     next_op: Option<DivOp>,
     next_tid: u16,
+}
+
+impl<
+        const VB: usize,
+        const COPIES: usize,
+        const CW: usize,
+        const NW: usize,
+        const R: usize,
+        const SW: usize,
+    > crate::presets::Tested for SpecialComputeUnit<VB, COPIES, CW, NW, R, SW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("VCS", 1 << VB),
+            ("COPIES", COPIES),
+            ("BITS_PER_CYCLE", R),
+            ("LATENCY", 32 / R + 1),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(ScuBench::<VB, COPIES, CW, NW, R, SW>::default())
+    }
 }
 
 impl<

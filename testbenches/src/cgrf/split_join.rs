@@ -10,25 +10,12 @@
 //! gets a new thread once its previous thread's token has left on every output.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 use weft_hdl::cgrf::split_join::SplitJoin;
-use weft_hdl::presets::SplitJoin32x4;
 use weft_sim::cgrf::split_join::{SjConfig, SjToken, SplitJoin as Model};
-
-/// This bench's presets (registered through `cgrf::presets`).
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "split_join",
-        summary: "MT-CGRF split/join unit, 4 ports, per-channel join counters (VGIW §3.5)",
-        params: &[("VCS", 32), ("PORTS", 4), ("MAX_JOIN", 7)],
-        verilog: verilog_of::<SplitJoin32x4>,
-        bench: || Box::new(SjBench::<5, 32, 4, 3>::default()),
-    }]
-}
 
 /// Inputs of one cycle.
 #[derive(Clone, Debug, Default)]
@@ -80,6 +67,17 @@ pub struct SjBench<const VB: usize, const VCS: usize, const PORTS: usize, const 
     /// Join threads completed (their token left on every output).
     pub joined: u64,
     next_tid: u16,
+}
+
+impl<const VB: usize, const VCS: usize, const PORTS: usize, const CB: usize> crate::presets::Tested
+    for SplitJoin<VB, VCS, PORTS, CB>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("VCS", VCS), ("PORTS", PORTS), ("MAX_JOIN", (1 << CB) - 1)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(SjBench::<VB, VCS, PORTS, CB>::default())
+    }
 }
 
 impl<const VB: usize, const VCS: usize, const PORTS: usize, const CB: usize> Default

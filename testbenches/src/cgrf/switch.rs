@@ -5,13 +5,11 @@
 //! cycle), and `cfg_out` is the route shifted in `OUTS` shifts earlier.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 use weft_hdl::cgrf::switch::Switch;
-use weft_hdl::presets::Switch9x11;
 use weft_sim::cgrf::switch::{Route, Switch as Model, Token};
 
 /// Inputs of one cycle.
@@ -43,6 +41,17 @@ pub struct SwitchBench<const INS: usize, const OUTS: usize, const VB: usize, con
     serial: u32,
     /// Tokens delivered, counting each copy of a multicast.
     pub delivered: u64,
+}
+
+impl<const INS: usize, const OUTS: usize, const VB: usize, const SB: usize> crate::presets::Tested
+    for Switch<INS, OUTS, VB, SB>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("INS", INS), ("OUTS", OUTS), ("VCS", 1 << VB)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(SwitchBench::<INS, OUTS, VB, SB>::default())
+    }
 }
 
 impl<const INS: usize, const OUTS: usize, const VB: usize, const SB: usize> Default
@@ -244,15 +253,4 @@ impl<const INS: usize, const OUTS: usize, const VB: usize, const SB: usize> Benc
         self.model.clock(i.reset, &i.tokens, &i.out_ready, i.cfg);
         Ok(())
     }
-}
-
-/// The fabric switch preset.
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "switch",
-        summary: "MT-CGRF switch: 8 neighbours + unit in, 8 neighbours + 3 operands out, 2-entry input FIFOs, route chain (VGIW §3.5)",
-        params: &[("INS", 9), ("OUTS", 11), ("VCS", 16)],
-        verilog: verilog_of::<Switch9x11>,
-        bench: || Box::new(SwitchBench::<9, 11, 4, 4>::default()),
-    }]
 }

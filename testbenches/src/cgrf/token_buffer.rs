@@ -6,25 +6,11 @@
 //! (a ready entry waits at most `VCS - 1` fires).
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use weft_hdl::cgrf::token_buffer::TokenBuffer;
-use weft_hdl::presets::TokenBuffer16;
 use weft_sim::cgrf::token_buffer::{OperandToken, TokenBuffer as Model, TokenBufferIn};
-
-/// This bench's presets (registered through `cgrf::presets`).
-pub fn presets() -> Vec<Preset> {
-    vec![Preset {
-        name: "token_buffer",
-        summary:
-            "MT-CGRF token buffer, 16 virtual channels x 3 operands, round-robin firing (VGIW §3.5)",
-        params: &[("VCS", 16), ("OPERANDS", 3), ("DATA", 32)],
-        verilog: verilog_of::<TokenBuffer16>,
-        bench: || Box::new(TokenBufferBench::<16, 4>::default()),
-    }]
-}
 
 /// One accepted operand as the shadow remembers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +42,15 @@ pub struct TokenBufferBench<const VCS: usize, const VB: usize> {
     pub foreign_accepted: bool,
     pub accepted: u64,
     pub fired: u64,
+}
+
+impl<const VCS: usize, const VB: usize> crate::presets::Tested for TokenBuffer<VCS, VB> {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("VCS", VCS), ("OPERANDS", 3), ("DATA", 32)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(TokenBufferBench::<VCS, VB>::default())
+    }
 }
 
 impl<const VCS: usize, const VB: usize> Default for TokenBufferBench<VCS, VB> {

@@ -29,6 +29,22 @@ pub struct AdaptiveDiffBench<
     mix: (f64, f64, f64),
 }
 
+impl<const P: usize, const I: usize, const B: usize, const S: usize, const CW: usize>
+    crate::presets::Tested for AdaptiveDiff<P, I, B, S, CW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("PERIOD", P),
+            ("IDLE_MAX", I),
+            ("BW_MIN", B),
+            ("STALL_MIN", S),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(AdaptiveDiffBench::<P, I, B, S, CW>::default())
+    }
+}
+
 impl<const P: usize, const I: usize, const B: usize, const S: usize, const CW: usize> Default
     for AdaptiveDiffBench<P, I, B, S, CW>
 {

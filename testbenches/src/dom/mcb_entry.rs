@@ -39,6 +39,23 @@ impl<
         const DW: usize,
         const NA: usize,
         const ND: usize,
+    > crate::presets::Tested for McbEntry<LANES, AW, OB, DW, NA, ND>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("LANES", LANES), ("AW", AW), ("OB", OB), ("DW", DW)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(McbEntryBench::<LANES, AW, OB, DW, NA, ND>::default())
+    }
+}
+
+impl<
+        const LANES: usize,
+        const AW: usize,
+        const OB: usize,
+        const DW: usize,
+        const NA: usize,
+        const ND: usize,
     > Default for McbEntryBench<LANES, AW, OB, DW, NA, ND>
 {
     fn default() -> Self {

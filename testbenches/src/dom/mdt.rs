@@ -24,6 +24,17 @@ pub struct MdtBench<const LANES: usize, const M: usize, const PCW: usize> {
     pub inputs: MdtInputs,
 }
 
+impl<const LANES: usize, const M: usize, const PCW: usize> crate::presets::Tested
+    for Mdt<LANES, M, PCW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("LANES", LANES), ("M", M), ("PCW", PCW)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(MdtBench::<LANES, M, PCW>::default())
+    }
+}
+
 impl<const LANES: usize, const M: usize, const PCW: usize> Default for MdtBench<LANES, M, PCW> {
     fn default() -> Self {
         let mut uut = Mdt::default();

@@ -20,6 +20,17 @@ pub struct SlipControllerBench<
     pub inputs: SlipInputs,
 }
 
+impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
+    crate::presets::Tested for SlipController<LANES, WARPS, WW, INIT>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("LANES", LANES), ("WARPS", WARPS)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(SlipControllerBench::<LANES, WARPS, WW, INIT>::default())
+    }
+}
+
 impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Default
     for SlipControllerBench<LANES, WARPS, WW, INIT>
 {

@@ -49,6 +49,43 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
+    > crate::presets::Tested for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("LANES", LANES),
+            ("M", M),
+            ("PCW", PCW),
+            ("AW", AW),
+            ("OB", OB),
+            ("DW", DW),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(WarpMemoryDivergenceBench::<
+            LANES,
+            M,
+            PCW,
+            AW,
+            OB,
+            DW,
+            NA,
+            ND,
+            INIT,
+        >::default())
+    }
+}
+
+impl<
+        const LANES: usize,
+        const M: usize,
+        const PCW: usize,
+        const AW: usize,
+        const OB: usize,
+        const DW: usize,
+        const NA: usize,
+        const ND: usize,
+        const INIT: usize,
     > Default for WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
 {
     fn default() -> Self {

@@ -29,6 +29,17 @@ pub struct DivergenceStackBench<
     seen_mask: Vec<Option<u64>>,
 }
 
+impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize>
+    crate::presets::Tested for DivergenceStack<LANES, DEPTH, PCW, DW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("LANES", LANES), ("DEPTH", DEPTH), ("PCW", PCW)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(DivergenceStackBench::<LANES, DEPTH, PCW, DW>::default())
+    }
+}
+
 impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Default
     for DivergenceStackBench<LANES, DEPTH, PCW, DW>
 {

@@ -44,6 +44,17 @@ pub struct BranchBuffersBench<
 }
 
 impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
+    crate::presets::Tested for BranchBuffers<LANES, ROWS, N, RW, GW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("LANES", LANES), ("ROWS", ROWS)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(BranchBuffersBench::<LANES, ROWS, N, RW, GW>::default())
+    }
+}
+
+impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
     Default for BranchBuffersBench<LANES, ROWS, N, RW, GW>
 {
     fn default() -> Self {

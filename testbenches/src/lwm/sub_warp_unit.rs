@@ -37,6 +37,17 @@ pub struct SubWarpUnitBench<
 }
 
 impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
+    crate::presets::Tested for SubWarpUnit<LANES, ROWS, N, RW, GW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("LANES", LANES), ("ROWS", ROWS)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(SubWarpUnitBench::<LANES, ROWS, N, RW, GW>::default())
+    }
+}
+
+impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
     Default for SubWarpUnitBench<LANES, ROWS, N, RW, GW>
 {
     fn default() -> Self {

@@ -68,6 +68,23 @@ impl<
         const WW: usize,
         const GW: usize,
         const LW: usize,
+    > crate::presets::Tested for TwoLevelScheduler<WARPS, GROUP, GROUPS, WW, GW, LW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("WARPS", WARPS), ("GROUP", GROUP)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(TwoLevelSchedulerBench::<WARPS, GROUP, GROUPS, WW, GW, LW>::default())
+    }
+}
+
+impl<
+        const WARPS: usize,
+        const GROUP: usize,
+        const GROUPS: usize,
+        const WW: usize,
+        const GW: usize,
+        const LW: usize,
     > Default for TwoLevelSchedulerBench<WARPS, GROUP, GROUPS, WW, GW, LW>
 {
     fn default() -> Self {

@@ -135,6 +135,28 @@ impl<
         const WW: usize,
         const CW: usize,
         const RECONF: usize,
+    > crate::presets::Tested for Bbs<B, WPB, BW, WW, CW, RECONF>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("BLOCKS", B),
+            ("THREADS", WPB * 64),
+            ("CFG_BITS", CW),
+            ("RECONF", RECONF),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(BbsBench::<B, WPB, BW, WW, CW, RECONF>::default())
+    }
+}
+
+impl<
+        const B: usize,
+        const WPB: usize,
+        const BW: usize,
+        const WW: usize,
+        const CW: usize,
+        const RECONF: usize,
     > Default for BbsBench<B, WPB, BW, WW, CW, RECONF>
 {
     fn default() -> Self {

@@ -56,6 +56,25 @@ impl<
         const AW: usize,
         const BKW: usize,
         const RB: usize,
+    > crate::presets::Tested for Cvt<B, WPB, BANKS, BW, WW, AW, BKW, RB>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("BLOCKS", B), ("THREADS", WPB * 64), ("BANKS", BANKS)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(CvtBench::<B, WPB, BANKS, BW, WW, AW, BKW, RB>::default())
+    }
+}
+
+impl<
+        const B: usize,
+        const WPB: usize,
+        const BANKS: usize,
+        const BW: usize,
+        const WW: usize,
+        const AW: usize,
+        const BKW: usize,
+        const RB: usize,
     > Default for CvtBench<B, WPB, BANKS, BW, WW, AW, BKW, RB>
 {
     fn default() -> Self {

@@ -36,6 +36,15 @@ pub struct CvuInitiatorBench {
     shape: (u32, u32),
 }
 
+impl crate::presets::Tested for CvuInitiator {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("BATCH", 64), ("ID_BITS", 16)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(CvuInitiatorBench::default())
+    }
+}
+
 impl Default for CvuInitiatorBench {
     fn default() -> Self {
         let mut uut = CvuInitiator::default();

@@ -38,6 +38,15 @@ pub struct CvuTerminatorBench {
     pub sent: u64,
 }
 
+impl crate::presets::Tested for CvuTerminator {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("BATCH", 64), ("ID_BITS", 16), ("TARGETS", 2)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(CvuTerminatorBench::default())
+    }
+}
+
 impl Default for CvuTerminatorBench {
     fn default() -> Self {
         let mut uut = CvuTerminator::default();

@@ -7,27 +7,14 @@
 //! most one kind of strobe per cycle, route fields quiet without a shift.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
-use weft_hdl::presets::FabricLoader1k;
 use weft_hdl::vgiw::fabric_loader::FabricLoader;
 use weft_sim::cgrf::fabric::UnitConfig;
 use weft_sim::vgiw::fabric_loader::{
     encode_end, encode_route, encode_unit, FabricLoader as Model, LoaderIn, Strobe,
 };
-
-/// This bench's preset (registered through `vgiw::presets`).
-pub fn preset() -> Preset {
-    Preset {
-        name: "fabric_loader",
-        summary: "VGIW fabric loader: per-block fabric configuration programs (1 024 x 64-bit commands) played into the fabric's unit and route ports (VGIW §2, §3.5)",
-        params: &[("COMMANDS", 1024), ("COMMAND_BITS", 64)],
-        verilog: verilog_of::<FabricLoader1k>,
-        bench: || Box::new(FabricLoaderBench::<10>::default()),
-    }
-}
 
 pub struct FabricLoaderBench<const CAW: usize> {
     pub uut: FabricLoader<CAW>,
@@ -41,6 +28,15 @@ pub struct FabricLoaderBench<const CAW: usize> {
     pub programs_ended: u64,
     /// Words written by the initial fill so far.
     filled: usize,
+}
+
+impl<const CAW: usize> crate::presets::Tested for FabricLoader<CAW> {
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![("COMMANDS", 1 << CAW), ("COMMAND_BITS", 64)]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(FabricLoaderBench::<CAW>::default())
+    }
 }
 
 impl<const CAW: usize> Default for FabricLoaderBench<CAW> {

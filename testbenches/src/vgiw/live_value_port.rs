@@ -8,28 +8,15 @@
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::small;
 use crate::memory::{Outstanding, Words};
-use crate::presets::{verilog_of, Preset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::HashMap;
-use weft_hdl::presets::LiveValuePort7x8;
 use weft_hdl::vgiw::live_value_port::LiveValuePort;
 use weft_sim::cgrf::dataflow::live_value_base;
 use weft_sim::vgiw::live_value_port::{
     word_address, LiveValuePort as Model, LiveValuePortIn, LvRequest, LvcRequest,
 };
-
-/// This bench's preset (registered through `vgiw::presets`).
-pub fn preset() -> Preset {
-    Preset {
-        name: "live_value_port",
-        summary: "VGIW live value port: the fabric's two live value units onto one LVC port, 128 live values x 256 threads (VGIW §3.4, §3.5)",
-        params: &[("LIVE_VALUES", 128), ("THREADS", 256), ("UNITS", 2)],
-        verilog: verilog_of::<LiveValuePort7x8>,
-        bench: || Box::new(LiveValuePortBench::<7, 8, 15>::default()),
-    }
-}
 
 pub struct LiveValuePortBench<const LVW: usize, const TIDW: usize, const AW: usize> {
     pub uut: LiveValuePort<LVW, TIDW, AW>,
@@ -51,6 +38,21 @@ pub struct LiveValuePortBench<const LVW: usize, const TIDW: usize, const AW: usi
     /// Latency of a read the LVC takes this cycle (drawn in `drive`).
     next_latency: u64,
     pub answered: u64,
+}
+
+impl<const LVW: usize, const TIDW: usize, const AW: usize> crate::presets::Tested
+    for LiveValuePort<LVW, TIDW, AW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("LIVE_VALUES", 1 << LVW),
+            ("THREADS", 1 << TIDW),
+            ("UNITS", 2),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(LiveValuePortBench::<LVW, TIDW, AW>::default())
+    }
 }
 
 impl<const LVW: usize, const TIDW: usize, const AW: usize> Default

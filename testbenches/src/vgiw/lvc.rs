@@ -121,6 +121,32 @@ impl<
         const SW: usize,
         const LW: usize,
         const IDW: usize,
+    > crate::presets::Tested for Lvc<AW, TAGW, IW, BANKS, BKW, OW, WPL, SW, LW, IDW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("ADDR_BITS", AW),
+            ("BANKS", BANKS),
+            ("SETS", 1 << SW),
+            ("WORDS_PER_LINE", WPL),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(LvcBench::<AW, TAGW, IW, BANKS, BKW, OW, WPL, SW, LW, IDW>::default())
+    }
+}
+
+impl<
+        const AW: usize,
+        const TAGW: usize,
+        const IW: usize,
+        const BANKS: usize,
+        const BKW: usize,
+        const OW: usize,
+        const WPL: usize,
+        const SW: usize,
+        const LW: usize,
+        const IDW: usize,
     > Default for LvcBench<AW, TAGW, IW, BANKS, BKW, OW, WPL, SW, LW, IDW>
 {
     fn default() -> Self {

@@ -183,6 +183,44 @@ impl<
         const RB: usize,
         const CW: usize,
         const RECONF: usize,
+    > crate::presets::Tested for VgiwControl<B, WPB, BANKS, BW, WW, AW, BKW, RB, CW, RECONF>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("BLOCKS", B),
+            ("THREADS", WPB * 64),
+            ("BANKS", BANKS),
+            ("CFG_BITS", CW),
+            ("RECONF", RECONF),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(VgiwControlBench::<
+            B,
+            WPB,
+            BANKS,
+            BW,
+            WW,
+            AW,
+            BKW,
+            RB,
+            CW,
+            RECONF,
+        >::default())
+    }
+}
+
+impl<
+        const B: usize,
+        const WPB: usize,
+        const BANKS: usize,
+        const BW: usize,
+        const WW: usize,
+        const AW: usize,
+        const BKW: usize,
+        const RB: usize,
+        const CW: usize,
+        const RECONF: usize,
     > Default for VgiwControlBench<B, WPB, BANKS, BW, WW, AW, BKW, RB, CW, RECONF>
 {
     fn default() -> Self {

@@ -14,13 +14,11 @@
 use crate::bench::{contract, Bench, Mismatch};
 use crate::convert::small;
 use crate::memory::{Outstanding, PortCycle, Request, Timing, Words};
-use crate::presets::{verilog_of, Preset};
 use crate::run::{self, RunError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::{HashMap, HashSet};
-use weft_hdl::presets::VgiwCore4;
 use weft_hdl::vgiw::vgiw_core::VgiwCore;
 use weft_sim::cgrf::dataflow::LV_BASE;
 use weft_sim::vgiw::bbs::Entry;
@@ -34,25 +32,6 @@ pub const CAW: u32 = 10;
 pub const MEMORY_PORTS: usize = 8;
 /// A thread that runs more blocks than this is a program error (a loop without end).
 pub const MAX_PATH: usize = 64;
-
-/// This bench's preset (registered through `vgiw::presets`).
-pub fn preset() -> Preset {
-    Preset {
-        name: "vgiw_core",
-        summary: "VGIW core: control (8 blocks x 256 threads) + fabric loader + 4 x 4 MT-CGRF fabric + live value cache, runs whole kernels (VGIW §2, §3)",
-        params: &[
-            ("BLOCKS", 8),
-            ("THREADS", 256),
-            ("VCS", 4),
-            ("OUTSTANDING", 8),
-            ("COMMANDS", 1024),
-        ],
-        verilog: verilog_of::<VgiwCore4>,
-        bench: || {
-            Box::new(VgiwCoreBench::<4, 2, 8, 3, 4>::new(CoreKernel::preset_kernel()))
-        },
-    }
-}
 
 /// A program with its image, table, memory and golden results for `threads` threads.
 #[derive(Clone, Debug)]
@@ -179,6 +158,25 @@ pub struct VgiwCoreBench<
     pub loading_cycles: u64,
     /// How the memory ports (and the live value cache's) take requests and answer them.
     pub memory_timing: Timing,
+}
+
+impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const CW: usize>
+    crate::presets::Tested for VgiwCore<VCS, VB, D, QW, CW>
+{
+    fn params() -> Vec<(&'static str, usize)> {
+        vec![
+            ("BLOCKS", 8),
+            ("THREADS", 256),
+            ("VCS", VCS),
+            ("OUTSTANDING", D),
+            ("COMMANDS", 1024),
+        ]
+    }
+    fn bench() -> Box<dyn Bench> {
+        Box::new(VgiwCoreBench::<VCS, VB, D, QW, CW>::new(
+            CoreKernel::preset_kernel(),
+        ))
+    }
 }
 
 impl<const VCS: usize, const VB: usize, const D: usize, const QW: usize, const CW: usize>

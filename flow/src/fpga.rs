@@ -12,81 +12,20 @@
 //! The harness's share is measured by synthesizing it around a black box with the
 //! block's ports; the block's cost is the full design minus that share.
 //! Fmax is nextpnr's figure after routing, the median over seeds 1..=N.
+use crate::jobs::parallel;
 use crate::tools::{transcript, NEXTPNR_ICE40, YOSYS};
+use crate::verilog::{module_ports, Port};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-
-/// A top-level port of an exported block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Port {
-    pub name: String,
-    pub input: bool,
-    pub width: u32,
-}
-
-/// The ports of module `top` as declared in its body (`input wire [31:0] mask_in;`).
-pub fn module_ports(verilog: &str, top: &str) -> Result<Vec<Port>, String> {
-    let header = format!("module {top}(");
-    let body = verilog
-        .split("\nmodule ")
-        .find(|m| format!("module {m}").starts_with(&header) || m.starts_with(&header))
-        .ok_or_else(|| format!("module `{top}` not found in its Verilog"))?;
-    let body = body.split("endmodule").next().unwrap_or_default();
-    let mut ports = vec![];
-    for line in body.lines() {
-        let words: Vec<&str> = line
-            .split_whitespace()
-            .filter(|w| !matches!(*w, "wire" | "reg" | "signed"))
-            .collect();
-        let input = match words.first() {
-            Some(&"input") => true,
-            Some(&"output") => false,
-            _ => continue,
-        };
-        let (width, name) = match words.as_slice() {
-            [_, range, name] if range.starts_with('[') => {
-                let (hi, lo) = range
-                    .trim_matches(['[', ']'])
-                    .split_once(':')
-                    .ok_or_else(|| format!("cannot read the range of `{line}`"))?;
-                let hi: i64 = hi
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("bad range `{line}`"))?;
-                let lo: i64 = lo
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("bad range `{line}`"))?;
-                ((hi - lo).unsigned_abs() as u32 + 1, *name)
-            }
-            [_, name] => (1, *name),
-            _ => {
-                return Err(format!(
-                    "cannot read the port declaration `{}`",
-                    line.trim()
-                ))
-            }
-        };
-        ports.push(Port {
-            name: name.trim_end_matches([';', ',']).to_string(),
-            input,
-            width,
-        });
-    }
-    if ports.is_empty() {
-        return Err(format!("module `{top}` declares no ports"));
-    }
-    Ok(ports)
-}
 
 /// The generated harness and its shape.
 #[derive(Clone, Debug)]
 pub struct Harness {
     pub verilog: String,
     /// Block input bits fed by the shift chain (the clock excluded).
-    pub input_bits: u32,
+    pub input_bits: usize,
     /// Block output bits registered and reduced.
-    pub output_bits: u32,
+    pub output_bits: usize,
 }
 
 pub const HARNESS_TOP: &str = "weft_fpga_harness";
@@ -95,12 +34,12 @@ pub const HARNESS_TOP: &str = "weft_fpga_harness";
 /// the harness clock.
 pub fn harness(top: &str, ports: &[Port]) -> Harness {
     let is_clock = |p: &Port| p.input && p.name == "clock" && p.width == 1;
-    let input_bits: u32 = ports
+    let input_bits: usize = ports
         .iter()
         .filter(|p| p.input && !is_clock(p))
         .map(|p| p.width)
         .sum();
-    let output_bits: u32 = ports.iter().filter(|p| !p.input).map(|p| p.width).sum();
+    let output_bits: usize = ports.iter().filter(|p| !p.input).map(|p| p.width).sum();
     let chain = input_bits.max(1);
     let mut v = format!(
         "// Harness of `weft fpga` around {top}: {input_bits} input bits from a shift chain, \
@@ -125,7 +64,7 @@ pub fn harness(top: &str, ports: &[Port]) -> Harness {
         chain - 1
     ));
     let mut connections = vec![];
-    let (mut next_in, mut next_out) = (0u32, 0u32);
+    let (mut next_in, mut next_out) = (0usize, 0usize);
     for p in ports {
         let (base, next) = if is_clock(p) {
             connections.push(format!("        .{}(clk)", p.name));
@@ -396,6 +335,41 @@ pub struct FpgaOptions {
     pub synth_minutes: Option<u64>,
 }
 
+impl FpgaOptions {
+    /// The options of the published report (`weft report` with no flags), under whose
+    /// key `weft export` looks figures up.
+    pub fn published() -> FpgaOptions {
+        FpgaOptions {
+            device: Device::Hx8k,
+            freq_mhz: None,
+            seeds: 3,
+            jobs: 1,
+            constraints: PathBuf::from("constraints"),
+            pnr_minutes: Some(20),
+            synth_minutes: Some(60),
+        }
+    }
+
+    /// Options that cannot work are refused with the flag to fix.
+    pub fn check(&self) -> Result<(), String> {
+        if self.seeds == 0 {
+            return Err("--seeds must be at least 1".into());
+        }
+        if self.pnr_minutes == Some(0) {
+            return Err("--pnr-minutes must be at least 1".into());
+        }
+        if self.synth_minutes == Some(0) {
+            return Err("--synth-minutes must be at least 1".into());
+        }
+        if let Some(f) = self.freq_mhz {
+            if !(f > 0.0 && f.is_finite()) {
+                return Err(format!("--freq must be a positive number of MHz, got {f}"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Everything `weft fpga` reports for one preset.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FpgaResult {
@@ -403,8 +377,8 @@ pub struct FpgaResult {
     pub device: Device,
     pub part: String,
     pub target_mhz: f64,
-    pub harness_input_bits: u32,
-    pub harness_output_bits: u32,
+    pub harness_input_bits: usize,
+    pub harness_output_bits: usize,
     /// Harness plus block after synth_ice40.
     pub total: Ice40Cells,
     /// The harness around a black box.
@@ -548,7 +522,7 @@ pub fn run(
     options: &FpgaOptions,
     work: &Path,
 ) -> Result<Option<FpgaResult>, String> {
-    assert!(options.seeds >= 1, "--seeds must be at least 1");
+    options.check()?;
     YOSYS.find()?;
     NEXTPNR_ICE40.find()?;
     let verilog = std::fs::read_to_string(file)
@@ -586,10 +560,7 @@ pub fn run(
         )
     })?;
     let (target_mhz, clock) = match options.freq_mhz {
-        Some(f) => {
-            assert!(f > 0.0, "--freq must be positive, got {f}");
-            (f, format!("set_frequency clk {f}\n"))
-        }
+        Some(f) => (f, format!("set_frequency clk {f}\n")),
         None => {
             let path = options.constraints.join("ice40_clock.pcf");
             let text = std::fs::read_to_string(&path)
@@ -708,31 +679,6 @@ fn nextpnr(
     Ok(Some((parse_nextpnr(&raw), raw)))
 }
 
-/// `f` over `items` on up to `jobs` threads, results in order.
-pub fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> =
-        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..jobs.min(items.len()).max(1) {
-            // Workers build rust-hdl models: give them room.
-            std::thread::Builder::new()
-                .stack_size(crate::run::BIG_STACK)
-                .spawn_scoped(s, || loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some(item) = items.get(i) else { break };
-                    let r = f(item);
-                    *results[i].lock().unwrap() = Some(r);
-                })
-                .expect("spawn a worker thread");
-        }
-    });
-    results
-        .into_iter()
-        .map(|m| m.into_inner().unwrap().expect("every item ran"))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -740,26 +686,6 @@ mod tests {
     const NEXTPNR_OK: &str = include_str!("../../tests/data/nextpnr_ok.log");
     const NEXTPNR_TOO_BIG: &str = include_str!("../../tests/data/nextpnr_too_big.log");
     const ICE40_STAT: &str = include_str!("../../tests/data/yosys_ice40_stat.log");
-
-    #[test]
-    fn reads_ports_of_the_top_module_only() {
-        let v = "// x\n\nmodule blk(clock,a,b,c);\n\n    // Module arguments\n    input wire  clock;\n    input wire  [31:0] a;\n    output reg  b;\n    output wire  [3:0] c;\n    reg  [7:0] hidden;\nendmodule\nmodule blk$sub(d);\n    input wire [9:0] d;\nendmodule\n";
-        let ports = module_ports(v, "blk").unwrap();
-        let seen: Vec<(&str, bool, u32)> = ports
-            .iter()
-            .map(|p| (p.name.as_str(), p.input, p.width))
-            .collect();
-        assert_eq!(
-            seen,
-            [
-                ("clock", true, 1),
-                ("a", true, 32),
-                ("b", false, 1),
-                ("c", false, 4)
-            ]
-        );
-        assert!(module_ports(v, "nope").is_err());
-    }
 
     #[test]
     fn harness_wires_every_bit_once() {

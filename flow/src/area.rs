@@ -13,9 +13,12 @@
 //!   memories are not included (Yosys has no transistor figure for them).
 //! - `xilinx_*`: `synth_xilinx -flatten` (7-series): LUT1..LUT6, FD* flip-flops, LUT-RAM
 //!   and block-RAM primitives.
+use crate::jobs::parallel;
 use crate::tools::{transcript, YOSYS};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Area {
@@ -107,7 +110,7 @@ pub fn area_of(name: &str, file: &Path) -> Result<Area, String> {
 pub fn area_within(
     name: &str,
     file: &Path,
-    limit: Option<std::time::Duration>,
+    limit: Option<Duration>,
 ) -> Result<Option<Area>, String> {
     let dir = std::env::current_dir().map_err(|e| e.to_string())?;
     let Some(out) = YOSYS.run_limited(&["-q", "-p", &script(name, file)], &dir, limit)? else {
@@ -262,24 +265,76 @@ pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
     })
 }
 
+/// The area table's header, `extra` titling a last column; each row comes from
+/// [`table_line`].
+pub fn table_header(extra: &str) -> String {
+    line("preset", FIGURES.map(String::from).to_vec(), extra)
+}
+
+/// One preset's row of the area table, `extra` in a last column (the iCE40 figure, or
+/// nothing).
+pub fn table_line(a: &Area, extra: &str) -> String {
+    line(
+        &a.preset,
+        a.figures().map(|n| n.to_string()).to_vec(),
+        extra,
+    )
+}
+
+fn line(name: &str, cells: Vec<String>, extra: &str) -> String {
+    let cells: Vec<String> = cells
+        .iter()
+        .zip(FIGURES)
+        .map(|(c, title)| format!("{c:>w$}", w = title.len().max(7)))
+        .collect();
+    format!("{name:<28} {}  {extra}", cells.join(" "))
+        .trim_end()
+        .to_string()
+        + "\n"
+}
+
 /// The area table as text.
 pub fn table(rows: &[Area]) -> String {
-    let line = |name: &str, cells: Vec<String>| {
-        let cells: Vec<String> = cells
-            .iter()
-            .zip(FIGURES)
-            .map(|(c, title)| format!("{c:>w$}", w = title.len().max(7)))
-            .collect();
-        format!("{name:<28} {}\n", cells.join(" "))
-    };
-    let mut s = line("preset", FIGURES.map(String::from).to_vec());
+    let mut s = table_header("");
     for a in rows {
-        s.push_str(&line(
-            &a.preset,
-            a.figures().map(|n| n.to_string()).to_vec(),
-        ));
+        s.push_str(&table_line(a, ""));
     }
     s
+}
+
+/// Every design's area, `jobs` at a time (Yosys is single-threaded), with a progress
+/// line per design on stderr; a run past `limit` is stopped and named in the second
+/// vector instead.
+pub fn areas(
+    designs: &[(&str, &Path)],
+    limit: Option<Duration>,
+    jobs: usize,
+) -> Result<(Vec<Area>, Vec<String>), String> {
+    let done = AtomicUsize::new(0);
+    let results = parallel(designs, jobs, |(name, file)| {
+        let start = Instant::now();
+        let r = area_within(name, file, limit);
+        let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+        let what = match &r {
+            Ok(Some(_)) => format!("{:.1} s", start.elapsed().as_secs_f64()),
+            Ok(None) => "stopped at --synth-minutes".into(),
+            Err(_) => "failed".into(),
+        };
+        eprintln!("[{n:>2}/{}] area {name:<28} {what}", designs.len());
+        r
+    });
+    let mut rows = vec![];
+    let mut stopped = vec![];
+    for ((name, _), r) in designs.iter().zip(results) {
+        match r? {
+            Some(a) => rows.push(a),
+            None => stopped.push(format!(
+                "{name}: synthesis > {} min (raise --synth-minutes)",
+                limit.map_or(0, |l| l.as_secs() / 60)
+            )),
+        }
+    }
+    Ok((rows, stopped))
 }
 
 #[cfg(test)]

@@ -1,5 +1,4 @@
-//! `weft report`: one table of every preset (Markdown, and the rows for JSON) and a bar
-//! chart as SVG, from `weft area` and `weft fpga` figures; plus the cache key.
+//! The report's rows, its Markdown table and SVG chart, and the cache key.
 use crate::area::Area;
 use crate::fpga::FpgaResult;
 use serde::{Deserialize, Serialize};
@@ -17,6 +16,9 @@ pub struct Row {
     /// Set when a Yosys run of this row was stopped at this many minutes.
     #[serde(default)]
     pub synth_minutes: Option<u64>,
+    /// Wall time of the run that measured this row (area and iCE40 flows), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
 }
 
 impl Row {
@@ -234,6 +236,7 @@ mod tests {
                 fmax_median_mhz: fmax,
             }),
             synth_minutes: None,
+            seconds: None,
         }
     }
 

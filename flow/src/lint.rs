@@ -43,6 +43,32 @@ pub fn lint_file(name: &str, file: &Path, waivers: &Path) -> Result<(), String> 
     }
 }
 
+/// Lints every design, printing `lint ok` or `lint FAIL` with the findings for each;
+/// `Err` names the designs with findings.
+pub fn lint_all(designs: &[(&str, &Path)], waivers: &Path) -> Result<(), String> {
+    if !waivers.is_file() {
+        return Err(format!(
+            "waiver file {} not found; run weft from the project root",
+            waivers.display()
+        ));
+    }
+    let mut failed = vec![];
+    for (name, file) in designs {
+        match lint_file(name, file, waivers) {
+            Ok(()) => println!("lint ok   {name}"),
+            Err(findings) => {
+                println!("lint FAIL {name}\n{findings}");
+                failed.push(*name);
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("lint findings in: {}", failed.join(", ")))
+    }
+}
+
 /// The committed waiver file, wherever the tests run from.
 pub fn committed_waivers() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

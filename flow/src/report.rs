@@ -1,0 +1,461 @@
+//! `weft report`: `weft area` and `weft fpga` over every preset, cached per preset, written
+//! as Markdown, JSON and SVG; and the area table `weft export` prints from what is known.
+//!
+//! A preset's figures are reused when the key of everything they depend on (its Verilog,
+//! the Yosys script, the harness, the constraints, the flow options, the tools'
+//! versions) is unchanged: first from the cache folder, then from the published
+//! `docs/report/report.json`, so a fresh clone knows every published figure at once.
+use crate::area::{self, Area};
+use crate::fpga::{self, FpgaOptions};
+use crate::jobs::parallel;
+use crate::tools::{NEXTPNR_ICE40, YOSYS};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+pub mod table;
+pub use table::{cache_key, markdown, svg, Row};
+
+/// The published report, relative to the project root: the seed of every cache.
+pub const PUBLISHED: &str = "docs/report/report.json";
+/// The default cache folder, relative to the project root.
+pub const CACHE: &str = "target/weft-report-cache";
+
+/// A preset to measure: its name (the top module) and where its Verilog comes from.
+pub struct Design<'a> {
+    pub name: &'a str,
+    /// The Verilog `weft export` writes, generated on demand (large presets take seconds).
+    pub verilog: &'a (dyn Fn() -> String + Sync),
+}
+
+/// Where known figures are kept and found.
+#[derive(Clone, Debug)]
+pub struct Known {
+    /// Per-preset rows kept between runs; `None`: neither read nor written.
+    pub cache: Option<PathBuf>,
+    /// Published rows read as a seed (never written here); `None`: not read.
+    pub published: Option<PathBuf>,
+}
+
+impl Known {
+    /// The defaults of a run from the project root.
+    pub fn project() -> Known {
+        Known {
+            cache: Some(PathBuf::from(CACHE)),
+            published: Some(PathBuf::from(PUBLISHED)),
+        }
+    }
+
+    fn cached_path(&self, name: &str) -> Option<PathBuf> {
+        self.cache.as_ref().map(|d| d.join(format!("{name}.json")))
+    }
+
+    /// Every row known for `name`, the cache's first, whatever its key.
+    fn rows_of(&self, name: &str) -> Vec<Row> {
+        let mut rows = vec![];
+        if let Some(path) = self.cached_path(name) {
+            if let Some(row) = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Row>(&t).ok())
+            {
+                rows.push(row);
+            }
+        }
+        if let Some(path) = &self.published {
+            if let Some(published) = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Vec<Row>>(&t).ok())
+            {
+                rows.extend(published.into_iter().filter(|r| r.preset == name));
+            }
+        }
+        rows
+    }
+
+    /// The row of `name` measured under `key` and limits no shorter than `fpga`'s (a run
+    /// stopped at a time limit stands only for limits no longer than it).
+    pub fn find(&self, name: &str, key: &str, fpga: &FpgaOptions) -> Option<Row> {
+        self.rows_of(name).into_iter().find(|row| {
+            let pnr_sooner = row.fpga.as_ref().is_some_and(|f| {
+                f.unfinished.is_some()
+                    && f.pnr_minutes.unwrap_or(0) < fpga.pnr_minutes.unwrap_or(u64::MAX)
+            });
+            let synth_sooner = row
+                .synth_minutes
+                .is_some_and(|m| m < fpga.synth_minutes.unwrap_or(u64::MAX));
+            row.key == key && !pnr_sooner && !synth_sooner
+        })
+    }
+
+    /// The last row of `name` under any key: what an earlier version cost.
+    pub fn last(&self, name: &str) -> Option<Row> {
+        self.rows_of(name).into_iter().next()
+    }
+
+    fn keep(&self, row: &Row) -> Result<(), String> {
+        let Some(path) = self.cached_path(&row.preset) else {
+            return Ok(());
+        };
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let text = serde_json::to_string_pretty(row).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+pub struct ReportOptions {
+    pub out: PathBuf,
+    pub fpga: FpgaOptions,
+    /// Presets processed at once.
+    pub jobs: usize,
+    pub known: Known,
+}
+
+/// The tools' versions, part of every key.
+pub fn tool_versions() -> Result<String, String> {
+    Ok(format!(
+        "{}; {}",
+        YOSYS.version()?,
+        NEXTPNR_ICE40.version()?
+    ))
+}
+
+/// Everything a preset's figures depend on: its Verilog, the Yosys script, the harness,
+/// the constraints, the flow options and the tools' versions.
+pub fn key_of(
+    name: &str,
+    verilog: &str,
+    fpga: &FpgaOptions,
+    tools: &str,
+) -> Result<String, String> {
+    let ports = crate::verilog::module_ports(verilog, name)?;
+    let harness = fpga::harness(name, &ports).verilog;
+    let script = area::script(name, Path::new("block.v"));
+    let read = |file: &str| std::fs::read_to_string(fpga.constraints.join(file));
+    let pins = read(fpga.device.pcf()).unwrap_or_default();
+    let clock = read("ice40_clock.pcf").unwrap_or_default();
+    let flow = format!(
+        "{} seeds={} freq={:?}",
+        fpga.device.name(),
+        fpga.seeds,
+        fpga.freq_mhz
+    );
+    Ok(cache_key(&[
+        verilog, &script, &harness, &pins, &clock, &flow, tools,
+    ]))
+}
+
+fn one_preset(design: &Design, opts: &ReportOptions, tools: &str) -> Result<(Row, bool), String> {
+    let verilog = (design.verilog)();
+    let name = design.name;
+    let key = key_of(name, &verilog, &opts.fpga, tools)?;
+    if let Some(row) = opts.known.find(name, &key, &opts.fpga) {
+        return Ok((row, true));
+    }
+    let start = Instant::now();
+    let work = std::env::temp_dir().join(format!("weft-report-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let file = work.join(format!("{name}.v"));
+    let figures = std::fs::write(&file, &verilog)
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
+        .and_then(|()| {
+            let limit = opts.fpga.synth_minutes.map(|m| Duration::from_secs(60 * m));
+            // A stopped area flow skips the iCE40 flow: its synthesis is no shorter.
+            let Some(area) = area::area_within(name, &file, limit)? else {
+                return Ok((None, None));
+            };
+            let fpga = fpga::run(name, &file, &opts.fpga, &work.join("fpga"))?;
+            Ok((Some(area), fpga))
+        });
+    let _ = std::fs::remove_dir_all(&work);
+    let (area, fpga) = figures?;
+    let stopped = area.is_none() || fpga.is_none();
+    let row = Row {
+        preset: name.to_string(),
+        key,
+        area,
+        fpga,
+        synth_minutes: opts.fpga.synth_minutes.filter(|_| stopped),
+        seconds: Some(start.elapsed().as_secs_f64().round()),
+    };
+    opts.known.keep(&row)?;
+    Ok((row, false))
+}
+
+fn minutes(limit: Option<u64>) -> String {
+    limit.map_or("no limit".into(), |m| format!("{m} min"))
+}
+
+/// A duration as people read it: `42 s`, `12 min`, `2 h 25 min`.
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..=119 => format!("{s} s"),
+        120..=5399 => format!("{} min", (s + 30) / 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600 + 30) / 60),
+    }
+}
+
+/// Runs the report over `designs` and writes `report.md`, `report.json`, `report.svg`;
+/// `every_preset` names the presets a full table holds, so a partial one says what is
+/// missing.
+pub fn report(
+    designs: &[Design],
+    every_preset: &[&str],
+    opts: &ReportOptions,
+) -> Result<(), String> {
+    let start = Instant::now();
+    let tools = tool_versions()?;
+    std::fs::create_dir_all(&opts.out)
+        .map_err(|e| format!("cannot create output folder {}: {e}", opts.out.display()))?;
+    let done = AtomicUsize::new(0);
+    let total = designs.len();
+    let results = parallel(designs, opts.jobs, |d| {
+        let t = Instant::now();
+        let r = one_preset(d, opts, &tools);
+        let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+        match &r {
+            Ok((row, true)) => eprintln!("[{n:>2}/{total}] {:<28} cached", row.preset),
+            Ok((row, false)) => eprintln!(
+                "[{n:>2}/{total}] {:<28} {:>6.1} s  iCE40: {}",
+                row.preset,
+                t.elapsed().as_secs_f64(),
+                row.ice40_cell()
+            ),
+            Err(e) => eprintln!("[{n:>2}/{total}] {:<28} FAILED: {e}", d.name),
+        }
+        r
+    });
+    let mut rows = vec![];
+    let mut failures = vec![];
+    for (d, r) in designs.iter().zip(results) {
+        match r {
+            Ok((row, _)) => rows.push(row),
+            Err(e) => failures.push(format!("{}: {e}", d.name)),
+        }
+    }
+    if !failures.is_empty() {
+        return Err(format!("report failed for {}", failures.join("\n")));
+    }
+    let target = match opts.fpga.freq_mhz {
+        Some(f) => format!("{f} MHz (--freq)"),
+        None => "constraints/ice40_clock.pcf".into(),
+    };
+    let mut header = format!(
+        "# Area and timing of every weft preset\n\n\
+         Regenerate with `cargo run --release -- report`: it exports each preset itself, and \
+         keeps each preset's figures in `target/weft-report-cache/`, keyed by a hash of the \
+         preset's Verilog, the flow's scripts and constraints and the tools' versions, so only \
+         changed presets are recomputed. Tools: {tools}.\n\n\
+         - **cells, flip-flops**: Yosys `synth -flatten`, generic gates; RAMs stay memories, \
+         their storage is **RAM bits**.\n\
+         - **gates**: the same netlist mapped by ABC to 2-input gates and inverters; \
+         **logic depth**: gates on the longest register-to-register path (`ltp -noff`).\n\
+         - **transistors**: `stat -tech cmos` after `abc -g cmos2` (memories excluded).\n\
+         - **Xilinx LUTs / FFs**: `synth_xilinx -flatten` (7-series).\n\
+         - **iCE40**: the preset inside the `weft fpga` harness (inputs from a shift chain, outputs \
+         registered and XOR-reduced), `synth_ice40` then `nextpnr-ice40` on an {}, seeds {}, \
+         target {target}; logic cells after placement (in brackets: minus the harness alone), \
+         Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n\
+         - **Time limits**: each Yosys run stops after {} and each nextpnr run after {} \
+         (`--synth-minutes`, `--pnr-minutes`); a row stopped there reads \
+         \"synthesis > N min\" or \"P&R > N min\".\n",
+        opts.fpga.device.part(),
+        match opts.fpga.seeds {
+            1 => "1".to_string(),
+            n => format!("1..={n}"),
+        },
+        minutes(opts.fpga.synth_minutes),
+        minutes(opts.fpga.pnr_minutes),
+    );
+    let missing: Vec<&str> = every_preset
+        .iter()
+        .copied()
+        .filter(|n| !rows.iter().any(|r| r.preset == *n))
+        .collect();
+    if !missing.is_empty() {
+        header.push_str(&format!(
+            "\n**Partial table**: {} of {} presets; not included: {}.\n",
+            rows.len(),
+            rows.len() + missing.len(),
+            missing.join(", ")
+        ));
+    }
+    let md = markdown(&rows, &header);
+    let write = |name: &str, text: &str| {
+        let path = opts.out.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write("report.md", &md)?;
+    write(
+        "report.json",
+        &serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?,
+    )?;
+    write(
+        "report.svg",
+        &svg(
+            &rows,
+            &format!("weft presets: gates and {} Fmax", opts.fpga.device.part()),
+        ),
+    )?;
+    print!("{md}");
+    println!(
+        "\nwrote {}/report.{{md,json,svg}} ({} presets) in {:.0} s",
+        opts.out.display(),
+        rows.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// How `weft export` tells a small preset (its area is measured on the spot) from a large
+/// one (listed with the command that measures it).
+#[derive(Clone, Copy, Debug)]
+pub struct Overview {
+    /// A preset whose last report run took longer than this is large.
+    pub small_seconds: f64,
+    /// Without a recorded time: a preset of more cells than this is large.
+    pub small_cells: u64,
+    /// Without any earlier row: a preset of more Verilog bytes than this is large.
+    pub small_bytes: usize,
+    /// Each area run on the spot is stopped after this long (then listed as large).
+    pub limit: Duration,
+    /// Area runs at once.
+    pub jobs: usize,
+}
+
+impl Default for Overview {
+    fn default() -> Self {
+        Overview {
+            small_seconds: 300.0,
+            small_cells: 20_000,
+            small_bytes: 400_000,
+            limit: Duration::from_secs(120),
+            jobs: 2,
+        }
+    }
+}
+
+/// One line of the export's table.
+enum Figures {
+    /// Known under the current key (cache or published report).
+    Known(Box<Row>),
+    /// Measured now (area only).
+    Measured(Area),
+    /// Not measured here: why, and what it cost last time.
+    Deferred(String),
+}
+
+/// The area table `weft export` prints: the figures known for each preset's current
+/// Verilog, small changed presets measured now (area only, in parallel), large changed
+/// ones named with the command that measures them and how long it took last time.
+pub fn overview(
+    designs: &[(&str, &str)],
+    fpga: &FpgaOptions,
+    known: &Known,
+    how: Overview,
+) -> Result<String, String> {
+    let tools = tool_versions()?;
+    let mut figures: Vec<Option<Figures>> = vec![];
+    let mut to_measure = vec![];
+    for (i, (name, verilog)) in designs.iter().enumerate() {
+        let key = key_of(name, verilog, fpga, &tools)?;
+        if let Some(row) = known.find(name, &key, fpga) {
+            figures.push(Some(Figures::Known(Box::new(row))));
+            continue;
+        }
+        let last = known.last(name);
+        let large = match &last {
+            Some(Row {
+                seconds: Some(s), ..
+            }) => *s > how.small_seconds,
+            Some(row) => row.area.as_ref().is_none_or(|a| a.cells > how.small_cells),
+            None => verilog.len() > how.small_bytes,
+        };
+        if large {
+            let when = match &last {
+                Some(Row {
+                    seconds: Some(s), ..
+                }) => format!("last run took {}", duration(*s)),
+                Some(Row {
+                    synth_minutes: Some(m),
+                    ..
+                }) => format!("last run stopped its synthesis at {m} min"),
+                Some(_) => "last run's time not recorded".into(),
+                None => "never measured".into(),
+            };
+            figures.push(Some(Figures::Deferred(format!(
+                "changed since its figures; `cargo run --release -- report {name}` measures it ({when})"
+            ))));
+        } else {
+            figures.push(None);
+            to_measure.push(i);
+        }
+    }
+    let done = AtomicUsize::new(0);
+    let measured = parallel(&to_measure, how.jobs, |&i| {
+        let (name, verilog) = designs[i];
+        let start = Instant::now();
+        let r = area_now(name, verilog, how.limit);
+        let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+        eprintln!(
+            "[{n:>2}/{}] area {name:<28} {:.1} s",
+            to_measure.len(),
+            start.elapsed().as_secs_f64()
+        );
+        r
+    });
+    for (&i, r) in to_measure.iter().zip(measured) {
+        figures[i] = Some(match r? {
+            Some(a) => Figures::Measured(a),
+            None => Figures::Deferred(format!(
+                "area not finished within {}; `cargo run --release -- report {}` measures it",
+                duration(how.limit.as_secs_f64()),
+                designs[i].0
+            )),
+        });
+    }
+    let mut text = area::table_header("iCE40 Fmax MHz (HX8K)");
+    let mut notes = vec![];
+    for ((name, _), f) in designs.iter().zip(figures) {
+        match f.expect("every preset has figures or a reason") {
+            Figures::Known(row) => match &row.area {
+                Some(a) => text.push_str(&area::table_line(a, &row.ice40_cell())),
+                None => notes.push(format!("{name}: {}", row.ice40_cell())),
+            },
+            Figures::Measured(a) => {
+                text.push_str(&area::table_line(&a, &format!("run `weft report {name}`")))
+            }
+            Figures::Deferred(why) => notes.push(format!("{name}: {why}")),
+        }
+    }
+    for n in notes {
+        text.push_str(&format!("{n}\n"));
+    }
+    Ok(text)
+}
+
+/// The area of `verilog` (top `name`), stopped after `limit`.
+fn area_now(name: &str, verilog: &str, limit: Duration) -> Result<Option<Area>, String> {
+    let work = std::env::temp_dir().join(format!("weft-area-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let file = work.join(format!("{name}.v"));
+    let r = std::fs::write(&file, verilog)
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
+        .and_then(|()| area::area_within(name, &file, Some(limit)));
+    let _ = std::fs::remove_dir_all(&work);
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(42.4), "42 s");
+        assert_eq!(duration(719.0), "12 min");
+        assert_eq!(duration(8685.0), "2 h 25 min");
+    }
+}
