@@ -6,8 +6,8 @@
 #                      every preset
 # The full tier is every test named `full_`: every preset co-simulated 100 000 cycles
 # under Icarus and Verilator, the FPGA flow (place and route) and the report.
-# Installs Yosys, Verilator, Icarus Verilog and nextpnr-ice40 from Debian's packages
-# first when any of them is missing (needs root or sudo).
+# Installs Yosys, Verilator, Icarus Verilog, nextpnr-ice40 and clang/lld (for the
+# kernels) from Debian's packages first when any of them is missing (needs root or sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,6 +23,8 @@ command -v yosys >/dev/null || missing+=(yosys)
 command -v verilator >/dev/null || missing+=(verilator)
 command -v iverilog >/dev/null || missing+=(iverilog)
 command -v nextpnr-ice40 >/dev/null || missing+=(nextpnr-ice40)
+command -v clang >/dev/null || missing+=(clang)
+command -v ld.lld >/dev/null || missing+=(lld)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   sudo_cmd=""
@@ -30,7 +32,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
-echo "tools: $(yosys -V | head -1); $(verilator --version); $(iverilog -V 2>/dev/null | head -1); $(nextpnr-ice40 --version 2>&1 | head -1)"
+echo "tools: $(yosys -V | head -1); $(verilator --version); $(iverilog -V 2>/dev/null | head -1); $(nextpnr-ice40 --version 2>&1 | head -1); $(clang --version | head -1)"
 
 start=$SECONDS
 cargo build --release --workspace --all-targets

@@ -7,6 +7,7 @@
 
 pub mod capri;
 pub mod cgrf;
+pub mod core;
 pub mod dom;
 pub mod lib;
 pub mod lwm;

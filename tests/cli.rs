@@ -145,7 +145,7 @@ fn verilog_out_is_what_the_exporter_writes() {
 }
 
 #[test]
-fn every_preset_lints_clean() {
+fn full_every_preset_lints_clean() {
     let out = weft(&["lint"]);
     assert!(out.status.success(), "{}", text(&out));
 }

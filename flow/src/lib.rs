@@ -8,6 +8,7 @@ pub mod area;
 pub mod cosim;
 pub mod fpga;
 pub mod jobs;
+pub mod kernel;
 pub mod lint;
 pub mod report;
 pub mod tools;

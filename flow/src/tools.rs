@@ -34,6 +34,17 @@ pub const NEXTPNR_ICE40: Tool = Tool {
     package: "nextpnr-ice40",
 };
 
+/// The kernels' compiler (Debian's clang, with every LLVM target, RISC-V included).
+pub const CLANG: Tool = Tool {
+    program: "clang",
+    package: "clang lld",
+};
+/// The kernels' linker, called by clang (`-fuse-ld=lld`).
+pub const LLD: Tool = Tool {
+    program: "ld.lld",
+    package: "lld",
+};
+
 impl Tool {
     /// The tool's path, or a message saying how to install it.
     pub fn find(&self) -> Result<PathBuf, String> {

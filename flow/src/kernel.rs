@@ -1,0 +1,80 @@
+//! Building a kernel: one C file compiled by clang for RV32IMF (ABI ilp32f) with the
+//! flags of the core model's contract, against `kernels/include/weft.h`, linked by lld
+//! with `weft_kernel` as the entry.
+use crate::tools::{transcript, CLANG, LLD};
+use std::path::{Path, PathBuf};
+
+/// The compile flags fixed by the core model's contract (shared/CORE.md §1).
+pub const FLAGS: [&str; 9] = [
+    "--target=riscv32-unknown-elf",
+    "-march=rv32imf",
+    "-mabi=ilp32f",
+    "-O2",
+    "-ffreestanding",
+    "-fno-math-errno",
+    "-fno-jump-tables",
+    "-nostdlib",
+    "-std=c11",
+];
+
+/// The folder of `weft.h`, relative to the project root.
+pub const INCLUDE: &str = "kernels/include";
+
+/// Compiles `source` into the ELF `out`; `include` is the folder holding `weft.h`.
+pub fn compile(source: &Path, include: &Path, out: &Path) -> Result<PathBuf, String> {
+    CLANG.find()?;
+    LLD.find()?;
+    if !source.is_file() {
+        return Err(format!("kernel source {} not found", source.display()));
+    }
+    if !include.join("weft.h").is_file() {
+        return Err(format!(
+            "{} not found; run weft from the project root",
+            include.join("weft.h").display()
+        ));
+    }
+    let (src, inc, elf) = (
+        source.display().to_string(),
+        format!("-I{}", include.display()),
+        out.display().to_string(),
+    );
+    let mut args: Vec<&str> = FLAGS.to_vec();
+    args.extend([
+        "-fuse-ld=lld",
+        "-Wl,-e,weft_kernel",
+        "-Wall",
+        &inc,
+        "-o",
+        &elf,
+        &src,
+    ]);
+    let dir = std::env::current_dir().map_err(|e| e.to_string())?;
+    let result = CLANG.run(&args, &dir)?;
+    if !result.status.success() {
+        return Err(format!(
+            "clang could not build {}:\n{}",
+            source.display(),
+            transcript(&result)
+        ));
+    }
+    Ok(out.to_path_buf())
+}
+
+/// The ELF bytes of a kernel given as C (built here, in a scratch folder) or as a
+/// prebuilt ELF.
+pub fn load(kernel: &Path) -> Result<Vec<u8>, String> {
+    if kernel.extension().is_none_or(|e| e != "c") {
+        return std::fs::read(kernel).map_err(|e| format!("cannot read {}: {e}", kernel.display()));
+    }
+    let work = std::env::temp_dir().join(format!(
+        "weft-kernel-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let bytes = compile(kernel, Path::new(INCLUDE), &work.join("kernel.elf")).and_then(|elf| {
+        std::fs::read(&elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))
+    });
+    let _ = std::fs::remove_dir_all(&work);
+    bytes
+}

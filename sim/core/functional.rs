@@ -1,0 +1,305 @@
+//! The functional run of a kernel: what every thread computes, with no timing. `weft
+//! run` without a timing model, the reference every timed run must match byte for byte,
+//! and the runner of `weft_setup`.
+//!
+//! Threads of a CTA take turns: each runs until it exits or reaches `weft_barrier`; when
+//! every live thread of the CTA waits there, they all go on (a thread that has returned
+//! no longer takes part, as in CUDA). CTAs run one after another.
+use crate::core::cfg::{self, Cfg, Flow};
+use crate::core::image::Image;
+use crate::core::isa::{decode, Inst, Op};
+use crate::core::thread::{Effect, MemFault, Memory, Thread, ThreadEnv, EXIT_PC};
+
+/// Each thread's private stack: the same addresses in every thread, its own bytes (the
+/// LWM paper's per-thread private memory), just below `STACK_TOP`.
+pub const STACK_TOP: u32 = 0x7fff_f000;
+/// Bytes of private stack per thread.
+pub const STACK_BYTES: u32 = 16 << 10;
+
+/// The threads of a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub threads: u32,
+    pub cta: u32,
+}
+
+impl Launch {
+    /// `threads` in CTAs of `cta`; a launch that cannot work is refused.
+    pub fn new(threads: u32, cta: u32) -> Result<Launch, String> {
+        if threads == 0 || cta == 0 {
+            return Err(format!(
+                "a launch needs at least one thread and one thread per CTA (got {threads} threads, CTAs of {cta})"
+            ));
+        }
+        if !threads.is_multiple_of(cta) {
+            return Err(format!("{threads} threads do not make whole CTAs of {cta}"));
+        }
+        Ok(Launch { threads, cta })
+    }
+
+    /// The environment of thread `tid`.
+    pub fn env(&self, tid: u32) -> ThreadEnv {
+        ThreadEnv {
+            tid,
+            ntid: self.threads,
+            ctaid: tid / self.cta,
+            cta_size: self.cta,
+        }
+    }
+}
+
+/// The kernel's code, decoded once; an undecodable word is refused only if it runs.
+pub struct Program {
+    pub image: Image,
+    /// One entry per word of each executable segment, by segment.
+    decoded: Vec<(u32, Vec<Result<Inst, String>>)>,
+}
+
+impl Program {
+    pub fn new(image: Image) -> Program {
+        let decoded = image
+            .text
+            .iter()
+            .map(|&(lo, hi)| {
+                let words = (lo..hi)
+                    .step_by(4)
+                    .map(|pc| match image.read_u32(pc) {
+                        Some(w) => decode(w).map_err(|e| e.to_string()),
+                        None => Err("outside the image".into()),
+                    })
+                    .collect();
+                (lo, words)
+            })
+            .collect();
+        Program { image, decoded }
+    }
+
+    /// The kernel's control-flow graph from `weft_kernel`, with every branch's
+    /// reconvergence point; calls through registers and indirect jumps other than the
+    /// return are refused with their address.
+    pub fn cfg(&self) -> Result<Cfg, String> {
+        cfg::analyse(self.image.kernel, |pc| {
+            let inst = self.fetch(pc)?;
+            let target = pc.wrapping_add(inst.imm as u32);
+            // `call` and `tail` as the linker leaves them: `auipc r, hi` then
+            // `jalr rd, lo(r)`, a pc-relative target known before the run.
+            let paired = (inst.op == Op::Jalr && inst.rs1 != 0)
+                .then(|| self.fetch(pc.wrapping_sub(4)).ok())
+                .flatten()
+                .filter(|prev| prev.op == Op::Auipc && prev.rd == inst.rs1)
+                .map(|prev| {
+                    pc.wrapping_sub(4)
+                        .wrapping_add(prev.imm as u32)
+                        .wrapping_add(inst.imm as u32)
+                });
+            Ok(match (inst.op, paired) {
+                (Op::Jal, _) if inst.rd == 0 => Flow::Jump { target },
+                (Op::Jal, _) if inst.rd == 1 => Flow::Call { target },
+                (Op::Jalr, Some(target)) if inst.rd == 0 => Flow::Jump { target },
+                (Op::Jalr, Some(target)) if inst.rd == 1 => Flow::Call { target },
+                (Op::Jalr, None) if inst.rd == 0 && inst.rs1 == 1 && inst.imm == 0 => {
+                    Flow::Return
+                }
+                (Op::Jal | Op::Jalr, _) => {
+                    return Err(format!(
+                        "`{}` at {pc:#x}: a jump the model cannot follow (only direct calls and jumps, `auipc`+`jalr` pairs, and the return)",
+                        inst.mnemonic()
+                    ))
+                }
+                _ if inst.is_branch() => Flow::Branch { taken: target },
+                _ => Flow::Next,
+            })
+        })
+    }
+
+    /// The instruction at `pc`, or why it cannot run.
+    pub fn fetch(&self, pc: u32) -> Result<&Inst, String> {
+        if !pc.is_multiple_of(4) {
+            return Err(format!("jump to misaligned address {pc:#x}"));
+        }
+        for (lo, words) in &self.decoded {
+            if pc >= *lo {
+                if let Some(w) = words.get(((pc - lo) / 4) as usize) {
+                    return w
+                        .as_ref()
+                        .map_err(|why| format!("instruction at {pc:#x}: {why}"));
+                }
+            }
+        }
+        Err(format!("jump to {pc:#x}, outside the kernel's code"))
+    }
+}
+
+/// Device memory (the image, shared) and one thread's private stack.
+pub struct ThreadMemory<'a> {
+    pub image: &'a mut Image,
+    pub stack: &'a mut Vec<u8>,
+}
+
+impl ThreadMemory<'_> {
+    /// The bytes behind `[addr, addr + size)`: stack or image; `None` outside both.
+    fn bytes(&mut self, addr: u32, size: u32) -> Option<&mut [u8]> {
+        let lo = STACK_TOP - STACK_BYTES;
+        if addr >= lo && u64::from(addr) + u64::from(size) <= u64::from(STACK_TOP) {
+            if self.stack.is_empty() {
+                self.stack.resize(STACK_BYTES as usize, 0);
+            }
+            let at = (addr - lo) as usize;
+            return self.stack.get_mut(at..at + size as usize);
+        }
+        let at = addr.checked_sub(self.image.base)? as usize;
+        self.image.bytes.get_mut(at..at + size as usize)
+    }
+}
+
+impl Memory for ThreadMemory<'_> {
+    fn load(&mut self, addr: u32, size: u32) -> Result<u32, MemFault> {
+        let b = self.bytes(addr, size).ok_or(MemFault::Outside)?;
+        Ok(b.iter()
+            .rev()
+            .fold(0, |v, &byte| (v << 8) | u32::from(byte)))
+    }
+
+    fn store(&mut self, addr: u32, size: u32, value: u32) -> Result<(), MemFault> {
+        if self.image.is_text(addr) {
+            return Err(MemFault::Outside);
+        }
+        let b = self.bytes(addr, size).ok_or(MemFault::Outside)?;
+        for (i, byte) in b.iter_mut().enumerate() {
+            *byte = (value >> (8 * i)) as u8;
+        }
+        Ok(())
+    }
+}
+
+/// A thread at the start of `entry`: `ra` returns to [`EXIT_PC`], `sp` at the top of its
+/// private stack, `gp` at the linker's global pointer when there is one.
+pub fn start_thread(program: &Program, entry: u32) -> Thread {
+    let mut t = Thread::new(entry);
+    t.x[1] = EXIT_PC;
+    t.x[2] = STACK_TOP;
+    if let Some(gp) = program.image.symbols.get("__global_pointer$") {
+        t.x[3] = gp.addr;
+    }
+    t
+}
+
+/// What a functional run did.
+#[derive(Clone, Debug)]
+pub struct FunctionalRun {
+    /// The image after the run: read dumps from here.
+    pub image: Image,
+    /// Instructions the kernel's threads executed (`weft_setup` excluded).
+    pub thread_instructions: u64,
+}
+
+/// How one thread's turn ended.
+enum Turn {
+    Exited,
+    AtBarrier,
+}
+
+/// Runs `thread` until it exits or reaches a barrier; counts into `executed` and stops
+/// with an error past `limit` instructions.
+fn turn(
+    program: &Program,
+    thread: &mut Thread,
+    memory: &mut ThreadMemory,
+    env: &ThreadEnv,
+    executed: &mut u64,
+    limit: u64,
+) -> Result<Turn, String> {
+    loop {
+        if thread.pc == EXIT_PC {
+            return Ok(Turn::Exited);
+        }
+        if *executed >= limit {
+            return Err(format!(
+                "stopped after {limit} thread instructions (thread {} at {:#x}); raise the limit if the kernel is meant to run longer",
+                env.tid, thread.pc
+            ));
+        }
+        let inst = program.fetch(thread.pc)?;
+        let effect = thread
+            .step(inst, memory, env)
+            .map_err(|f| format!("thread {}: {f}", env.tid))?;
+        *executed += 1;
+        match effect {
+            Effect::Barrier => return Ok(Turn::AtBarrier),
+            Effect::Exit => return Ok(Turn::Exited),
+            _ => {}
+        }
+    }
+}
+
+/// Runs `weft_setup` (when the kernel has one) on one thread with thread 0's coordinates.
+pub fn run_setup(program: &mut Program, launch: Launch, limit: u64) -> Result<(), String> {
+    let Some(setup) = program.image.setup else {
+        return Ok(());
+    };
+    let mut thread = start_thread(program, setup);
+    let mut stack = vec![];
+    let mut image = std::mem::replace(&mut program.image, Image::empty());
+    let mut executed = 0;
+    let r = turn(
+        program,
+        &mut thread,
+        &mut ThreadMemory {
+            image: &mut image,
+            stack: &mut stack,
+        },
+        &launch.env(0),
+        &mut executed,
+        limit,
+    );
+    program.image = image;
+    match r.map_err(|e| format!("weft_setup: {e}"))? {
+        Turn::Exited => Ok(()),
+        Turn::AtBarrier => {
+            Err("weft_setup: weft_barrier in setup (setup runs on one thread)".into())
+        }
+    }
+}
+
+/// Runs the whole launch functionally: setup, then every CTA.
+pub fn run(mut program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun, String> {
+    run_setup(&mut program, launch, limit)?;
+    let mut executed = 0;
+    let mut image = std::mem::replace(&mut program.image, Image::empty());
+    for cta in 0..launch.threads / launch.cta {
+        let first = cta * launch.cta;
+        let mut threads: Vec<Thread> = (0..launch.cta)
+            .map(|_| start_thread(&program, image.kernel))
+            .collect();
+        let mut stacks: Vec<Vec<u8>> = vec![vec![]; launch.cta as usize];
+        let mut live: Vec<bool> = vec![true; launch.cta as usize];
+        while live.iter().any(|&l| l) {
+            for i in 0..launch.cta as usize {
+                if !live[i] {
+                    continue;
+                }
+                let env = launch.env(first + i as u32);
+                let mut memory = ThreadMemory {
+                    image: &mut image,
+                    stack: &mut stacks[i],
+                };
+                match turn(
+                    &program,
+                    &mut threads[i],
+                    &mut memory,
+                    &env,
+                    &mut executed,
+                    limit,
+                )? {
+                    Turn::Exited => live[i] = false,
+                    // Every live thread gets its turn up to the barrier before any goes on.
+                    Turn::AtBarrier => {}
+                }
+            }
+        }
+    }
+    Ok(FunctionalRun {
+        image,
+        thread_instructions: executed,
+    })
+}

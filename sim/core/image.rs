@@ -1,0 +1,231 @@
+//! A kernel's program image, read from its RV32 ELF with the `object` crate: the loadable
+//! segments as one flat byte image, the symbol table (name to address and size), the
+//! entry points `weft_kernel` and `weft_setup`, and the default launch `weft_launch`.
+//!
+//! Only what the core model can run is accepted: 32-bit little-endian RISC-V executables
+//! without compressed instructions (the C extension flag, `EF_RISCV_RVC`) and with the
+//! single-precision float ABI; anything else is refused with a message.
+use object::elf;
+use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
+use object::{Object, ObjectSymbol};
+use std::collections::BTreeMap;
+
+/// A symbol of the image: where it starts and how many bytes it spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub addr: u32,
+    pub size: u32,
+}
+
+/// Everything the model needs of a kernel's ELF.
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// Address of `bytes[0]`: the lowest loadable segment.
+    pub base: u32,
+    /// Every loadable segment at its address (bss zero-filled), gaps zero.
+    pub bytes: Vec<u8>,
+    /// Address ranges of the executable segments, `[start, end)`.
+    pub text: Vec<(u32, u32)>,
+    pub symbols: BTreeMap<String, Symbol>,
+    /// `weft_kernel`'s address.
+    pub kernel: u32,
+    /// `weft_setup`'s address, when the kernel has one.
+    pub setup: Option<u32>,
+    /// `(threads, cta)` from `WEFT_LAUNCH`, when the kernel has one.
+    pub launch: Option<(u32, u32)>,
+}
+
+/// The largest image accepted: a kernel's data are fixed-size globals, and a layout
+/// spread over gigabytes is a malformed file, not a kernel.
+pub const MAX_IMAGE_BYTES: u64 = 256 << 20;
+
+impl Image {
+    /// Reads an RV32 ELF executable; `Err` says what is wrong with it.
+    pub fn from_elf(data: &[u8]) -> Result<Image, String> {
+        let file = ElfFile32::<object::LittleEndian>::parse(data)
+            .map_err(|e| format!("not a 32-bit little-endian ELF file: {e}"))?;
+        let header = file.elf_header();
+        let endian = file.endian();
+        if header.e_machine(endian) != elf::EM_RISCV {
+            return Err(format!(
+                "ELF machine {} is not RISC-V (243)",
+                header.e_machine(endian)
+            ));
+        }
+        if header.e_type(endian) != elf::ET_EXEC {
+            return Err(
+                "not an executable (link the kernel; relocatable and shared objects are not run)"
+                    .into(),
+            );
+        }
+        let flags = header.e_flags(endian);
+        if flags & elf::EF_RISCV_RVC != 0 {
+            return Err("built with compressed instructions (C extension); weft runs RV32IMF: build with -march=rv32imf".into());
+        }
+        if flags & elf::EF_RISCV_FLOAT_ABI != elf::EF_RISCV_FLOAT_ABI_SINGLE {
+            return Err("not built for the ilp32f ABI: build with -mabi=ilp32f".into());
+        }
+
+        let mut segments = vec![];
+        let mut text = vec![];
+        let segment_headers = header
+            .program_headers(endian, data)
+            .map_err(|e| format!("unreadable program headers: {e}"))?;
+        for ph in segment_headers {
+            if ph.p_type(endian) != elf::PT_LOAD || ph.p_memsz(endian) == 0 {
+                continue;
+            }
+            let addr = ph.p_vaddr(endian);
+            let memsz = ph.p_memsz(endian);
+            let bytes = ph
+                .data(endian, data)
+                .map_err(|_| format!("segment at {addr:#x} runs past the end of the file"))?;
+            if bytes.len() as u64 > u64::from(memsz) {
+                return Err(format!(
+                    "segment at {addr:#x} has more file bytes than memory"
+                ));
+            }
+            let end = u64::from(addr) + u64::from(memsz);
+            if end > 1 << 32 {
+                return Err(format!("segment at {addr:#x} runs past 4 GiB"));
+            }
+            if ph.p_flags(endian) & elf::PF_X != 0 {
+                text.push((addr, end as u32));
+            }
+            segments.push((addr, memsz, bytes));
+        }
+        let base = segments
+            .iter()
+            .map(|s| s.0)
+            .min()
+            .ok_or("no loadable segment")?;
+        let top = segments
+            .iter()
+            .map(|s| u64::from(s.0) + u64::from(s.1))
+            .max()
+            .unwrap_or(u64::from(base));
+        if top - u64::from(base) > MAX_IMAGE_BYTES {
+            return Err(format!(
+                "loadable segments span {} MiB ({base:#x}..{top:#x}); at most {} MiB",
+                (top - u64::from(base)) >> 20,
+                MAX_IMAGE_BYTES >> 20
+            ));
+        }
+        let mut image = vec![0u8; (top - u64::from(base)) as usize];
+        for (addr, _, bytes) in &segments {
+            let at = (addr - base) as usize;
+            image[at..at + bytes.len()].copy_from_slice(bytes);
+        }
+
+        let mut symbols = BTreeMap::new();
+        for s in file.symbols() {
+            let Ok(name) = s.name() else { continue };
+            if name.is_empty() || s.is_undefined() {
+                continue;
+            }
+            let (Ok(addr), Ok(size)) = (u32::try_from(s.address()), u32::try_from(s.size())) else {
+                continue;
+            };
+            symbols.insert(name.to_string(), Symbol { addr, size });
+        }
+        let kernel = symbols
+            .get("weft_kernel")
+            .ok_or("no `weft_kernel` symbol: the kernel's entry is `void weft_kernel(void)`")?
+            .addr;
+        let setup = symbols.get("weft_setup").map(|s| s.addr);
+        let mut result = Image {
+            base,
+            bytes: image,
+            text,
+            symbols,
+            kernel,
+            setup,
+            launch: None,
+        };
+        if let Some(&launch) = result.symbols.get("weft_launch") {
+            if launch.size != 8 {
+                return Err(format!(
+                    "`weft_launch` is {} bytes; WEFT_LAUNCH(threads, cta) makes two 32-bit words",
+                    launch.size
+                ));
+            }
+            let word = |at: u32| {
+                result
+                    .read_u32(at)
+                    .ok_or("`weft_launch` is outside the image")
+            };
+            result.launch = Some((word(launch.addr)?, word(launch.addr + 4)?));
+        }
+        for (name, entry) in [("weft_kernel", Some(kernel)), ("weft_setup", setup)] {
+            if let Some(pc) = entry {
+                if !result.is_text(pc) {
+                    return Err(format!(
+                        "`{name}` at {pc:#x} is not in an executable segment"
+                    ));
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// An image of nothing: a placeholder while the real one is lent out.
+    pub fn empty() -> Image {
+        Image {
+            base: 0,
+            bytes: vec![],
+            text: vec![],
+            symbols: BTreeMap::new(),
+            kernel: 0,
+            setup: None,
+            launch: None,
+        }
+    }
+
+    /// The bytes of symbol `name` (its size from the symbol table), or why not.
+    pub fn symbol_bytes(&self, name: &str) -> Result<&[u8], String> {
+        let s = self
+            .symbols
+            .get(name)
+            .ok_or_else(|| format!("no symbol `{name}` in the kernel"))?;
+        let at = s.addr.checked_sub(self.base).map(|a| a as usize);
+        at.and_then(|a| self.bytes.get(a..a + s.size as usize))
+            .ok_or_else(|| {
+                format!(
+                    "symbol `{name}` ({:#x}, {} bytes) is outside the image",
+                    s.addr, s.size
+                )
+            })
+    }
+
+    /// The little-endian word at `addr`, if the image holds it.
+    pub fn read_u32(&self, addr: u32) -> Option<u32> {
+        let at = addr.checked_sub(self.base)? as usize;
+        let b = self.bytes.get(at..at + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Whether `pc` lies in an executable segment.
+    pub fn is_text(&self, pc: u32) -> bool {
+        self.text.iter().any(|&(lo, hi)| pc >= lo && pc < hi)
+    }
+
+    /// The end of the image (one past its last byte).
+    pub fn end(&self) -> u64 {
+        u64::from(self.base) + self.bytes.len() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_is_not_an_rv32_elf() {
+        assert!(Image::from_elf(b"not an elf").unwrap_err().contains("ELF"));
+        assert!(Image::from_elf(&[]).is_err());
+        // A 64-bit ELF header: refused as not 32-bit, not read as garbage.
+        let mut elf64 = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
+        elf64.resize(64, 0);
+        assert!(Image::from_elf(&elf64).is_err());
+    }
+}

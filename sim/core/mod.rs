@@ -1,0 +1,13 @@
+//! The GPU core model (shared/CORE.md): C kernels compiled to RV32IMF run on a
+//! cycle-level SIMT core composed of weft's golden models.
+//!
+//! - [`image`]: the kernel's ELF as a program image, symbols and launch size;
+//! - [`isa`]: RV32IMF decoding; [`thread`]: one thread's state and the execution of one
+//!   instruction (execution happens at issue: timing decides only who runs when);
+//! - [`functional`]: the whole launch without timing, the reference of every timed run;
+//! - [`cfg`]: the control-flow graph and every branch's reconvergence point.
+pub mod cfg;
+pub mod functional;
+pub mod image;
+pub mod isa;
+pub mod thread;
