@@ -242,6 +242,39 @@ fn bad_input_gets_a_message_not_a_panic() {
             "stopped after 1000 thread instructions",
         ),
     ];
+    // A kernel built with the D extension runs until its first double instruction,
+    // which is refused with its address.
+    let double = dir.join("double.c");
+    std::fs::write(
+        &double,
+        "#include \"weft.h\"\nWEFT_LAUNCH(32, 32);\nvolatile double d[32];\nvoid weft_kernel(void) { d[weft_tid()] = d[weft_tid()] * 3.0 + 1.0; }\n",
+    )
+    .unwrap();
+    let elf = dir.join("double.elf");
+    let build = Command::new("clang")
+        .args([
+            "--target=riscv32-unknown-elf",
+            "-march=rv32imfd",
+            "-mabi=ilp32f",
+            "-O2",
+        ])
+        .args([
+            "-ffreestanding",
+            "-nostdlib",
+            "-fuse-ld=lld",
+            "-Wl,-e,weft_kernel",
+        ])
+        .arg(format!("-I{ROOT}/kernels/include"))
+        .arg(&double)
+        .arg("-o")
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", text(&build));
+    let out = weft(&["run", elf.to_str().unwrap()]);
+    let t = text(&out);
+    assert!(!out.status.success() && !t.contains("panicked"), "{t}");
+    assert!(t.contains("outside RV32IMF") && t.contains("at 0x"), "{t}");
     for (args, want) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = weft(&args);

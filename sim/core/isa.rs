@@ -339,6 +339,12 @@ pub fn decode(w: u32) -> Result<Inst, Unsupported> {
                 _ => return Err(no("a float operation outside F (double, half or reserved)")),
             }
         }
+        0x07 | 0x27 => {
+            return Err(no(
+                "a float load or store wider than single (D or Q extension)",
+            ))
+        }
+        0x2f => return Err(no("an atomic memory operation (A extension)")),
         _ => return Err(no("an opcode outside RV32IMF")),
     };
     Ok(inst(op, rd, rs1, rs2, 0))

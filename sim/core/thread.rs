@@ -984,7 +984,8 @@ mod tests {
         for (word, what) in [
             (0x0000_4501u32, "compressed"),      // c.li a0, 0
             (fop(0x01, 2, 1, 7, 3), "double"),   // fadd.d
-            (0x0805_202f, "opcode"),             // amoswap.w
+            (0x0805_202f, "atomic"),             // amoswap.w
+            (0x0005_3007, "D or Q"),             // fld
             (fop(0x00, 2, 1, 5, 3), "rounding"), // fadd.s with rm 5
             (r(0x20, 2, 1, 1, 3, 0x33), "reserved"),
         ] {
