@@ -37,14 +37,9 @@ fn weft(args: &[&str]) -> Output {
 
 /// The RV32IMF build of `kernels/<name>.c`.
 fn device_image(name: &str) -> Image {
-    let dir = scratch(&format!("dev-{}", name.replace('/', "-")));
-    let elf = weft_flow::kernel::compile(
-        &Path::new(ROOT).join(format!("kernels/{name}.c")),
-        &Path::new(ROOT).join(weft_flow::kernel::INCLUDE),
-        &dir.join("k.elf"),
-    )
-    .unwrap();
-    Image::from_elf(&std::fs::read(elf).unwrap()).unwrap()
+    // Tests run from the package root, where `load` finds `weft.h`.
+    let elf = weft_flow::kernel::load(&Path::new(ROOT).join(format!("kernels/{name}.c"))).unwrap();
+    Image::from_elf(&elf).unwrap()
 }
 
 /// Every data symbol of the native build with its bytes after the native run. The host

@@ -48,12 +48,15 @@ impl Launch {
     }
 }
 
-/// The kernel's code, decoded once; an undecodable word is refused only if it runs.
+/// The kernel: its image and its code, decoded once.
 pub struct Program {
     pub image: Image,
-    /// One entry per word of each executable segment, by segment.
-    decoded: Vec<(u32, Vec<Result<Inst, String>>)>,
+    pub code: Code,
 }
+
+/// One entry per word of each executable segment, by segment; an undecodable word is
+/// refused only if it runs.
+pub struct Code(Vec<(u32, Vec<Result<Inst, String>>)>);
 
 impl Program {
     pub fn new(image: Image) -> Program {
@@ -71,7 +74,10 @@ impl Program {
                 (lo, words)
             })
             .collect();
-        Program { image, decoded }
+        Program {
+            image,
+            code: Code(decoded),
+        }
     }
 
     /// The kernel's control-flow graph from `weft_kernel`, with every branch's
@@ -114,10 +120,17 @@ impl Program {
 
     /// The instruction at `pc`, or why it cannot run.
     pub fn fetch(&self, pc: u32) -> Result<&Inst, String> {
+        self.code.fetch(pc)
+    }
+}
+
+impl Code {
+    /// The instruction at `pc`, or why it cannot run.
+    pub fn fetch(&self, pc: u32) -> Result<&Inst, String> {
         if !pc.is_multiple_of(4) {
             return Err(format!("jump to misaligned address {pc:#x}"));
         }
-        for (lo, words) in &self.decoded {
+        for (lo, words) in &self.0 {
             if pc >= *lo {
                 if let Some(w) = words.get(((pc - lo) / 4) as usize) {
                     return w
@@ -174,11 +187,11 @@ impl Memory for ThreadMemory<'_> {
 
 /// A thread at the start of `entry`: `ra` returns to [`EXIT_PC`], `sp` at the top of its
 /// private stack, `gp` at the linker's global pointer when there is one.
-pub fn start_thread(program: &Program, entry: u32) -> Thread {
+pub fn start_thread(image: &Image, entry: u32) -> Thread {
     let mut t = Thread::new(entry);
     t.x[1] = EXIT_PC;
     t.x[2] = STACK_TOP;
-    if let Some(gp) = program.image.symbols.get("__global_pointer$") {
+    if let Some(gp) = image.symbols.get("__global_pointer$") {
         t.x[3] = gp.addr;
     }
     t
@@ -202,7 +215,7 @@ enum Turn {
 /// Runs `thread` until it exits or reaches a barrier; counts into `executed` and stops
 /// with an error past `limit` instructions.
 fn turn(
-    program: &Program,
+    code: &Code,
     thread: &mut Thread,
     memory: &mut ThreadMemory,
     env: &ThreadEnv,
@@ -219,7 +232,7 @@ fn turn(
                 env.tid, thread.pc
             ));
         }
-        let inst = program.fetch(thread.pc)?;
+        let inst = code.fetch(thread.pc)?;
         let effect = thread
             .step(inst, memory, env)
             .map_err(|f| format!("thread {}: {f}", env.tid))?;
@@ -233,27 +246,25 @@ fn turn(
 }
 
 /// Runs `weft_setup` (when the kernel has one) on one thread with thread 0's coordinates.
-pub fn run_setup(program: &mut Program, launch: Launch, limit: u64) -> Result<(), String> {
-    let Some(setup) = program.image.setup else {
+pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> Result<(), String> {
+    let Some(setup) = image.setup else {
         return Ok(());
     };
-    let mut thread = start_thread(program, setup);
+    let mut thread = start_thread(image, setup);
     let mut stack = vec![];
-    let mut image = std::mem::replace(&mut program.image, Image::empty());
-    let mut executed = 0;
-    let r = turn(
-        program,
+    let mut memory = ThreadMemory {
+        image,
+        stack: &mut stack,
+    };
+    let turned = turn(
+        code,
         &mut thread,
-        &mut ThreadMemory {
-            image: &mut image,
-            stack: &mut stack,
-        },
+        &mut memory,
         &launch.env(0),
-        &mut executed,
+        &mut 0,
         limit,
     );
-    program.image = image;
-    match r.map_err(|e| format!("weft_setup: {e}"))? {
+    match turned.map_err(|e| format!("weft_setup: {e}"))? {
         Turn::Exited => Ok(()),
         Turn::AtBarrier => {
             Err("weft_setup: weft_barrier in setup (setup runs on one thread)".into())
@@ -262,14 +273,14 @@ pub fn run_setup(program: &mut Program, launch: Launch, limit: u64) -> Result<()
 }
 
 /// Runs the whole launch functionally: setup, then every CTA.
-pub fn run(mut program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun, String> {
-    run_setup(&mut program, launch, limit)?;
+pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun, String> {
+    let Program { mut image, code } = program;
+    run_setup(&code, &mut image, launch, limit)?;
     let mut executed = 0;
-    let mut image = std::mem::replace(&mut program.image, Image::empty());
     for cta in 0..launch.threads / launch.cta {
         let first = cta * launch.cta;
         let mut threads: Vec<Thread> = (0..launch.cta)
-            .map(|_| start_thread(&program, image.kernel))
+            .map(|_| start_thread(&image, image.kernel))
             .collect();
         let mut stacks: Vec<Vec<u8>> = vec![vec![]; launch.cta as usize];
         let mut live: Vec<bool> = vec![true; launch.cta as usize];
@@ -284,7 +295,7 @@ pub fn run(mut program: Program, launch: Launch, limit: u64) -> Result<Functiona
                     stack: &mut stacks[i],
                 };
                 match turn(
-                    &program,
+                    &code,
                     &mut threads[i],
                     &mut memory,
                     &env,

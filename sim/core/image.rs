@@ -168,19 +168,6 @@ impl Image {
         Ok(result)
     }
 
-    /// An image of nothing: a placeholder while the real one is lent out.
-    pub fn empty() -> Image {
-        Image {
-            base: 0,
-            bytes: vec![],
-            text: vec![],
-            symbols: BTreeMap::new(),
-            kernel: 0,
-            setup: None,
-            launch: None,
-        }
-    }
-
     /// The bytes of symbol `name` (its size from the symbol table), or why not.
     pub fn symbol_bytes(&self, name: &str) -> Result<&[u8], String> {
         let s = self

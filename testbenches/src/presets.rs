@@ -44,15 +44,6 @@ impl Preset {
     pub fn exported(&self) -> String {
         weft_flow::verilog::rename_top(&(self.verilog)(), self.name)
     }
-
-    /// Whether the block has a clock input (a combinational block has none).
-    pub fn clocked(&self) -> bool {
-        let bench = (self.bench)();
-        crate::bench::ports_and_values(bench.block())
-            .0
-            .iter()
-            .any(|port| port.input && port.name == "clock")
-    }
 }
 
 /// rust-hdl's Verilog for a connected default instance of `B`.
