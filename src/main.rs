@@ -1,4 +1,7 @@
 //! `weft`: export, lint, measure, simulate and co-simulate weft's hardware presets.
+mod run;
+mod workloads;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,8 +11,6 @@ use weft_flow::jobs::on_big_stack;
 use weft_flow::report::{self, Design, Known, Overview, ReportOptions};
 use weft_flow::tools::YOSYS;
 use weft_flow::{area, lint};
-use weft_sim::core::functional::{self, Launch, Program};
-use weft_sim::core::image::Image;
 use weft_testbenches::cosim::{self, Simulator};
 use weft_testbenches::presets::{self, Preset};
 use weft_testbenches::run::{run, Outputs};
@@ -122,27 +123,13 @@ enum Command {
         #[arg(long)]
         vcd: Option<PathBuf>,
     },
-    /// Run a C kernel (or its RV32IMF ELF) on the core model; prints what it counted and
-    /// the symbols asked for with --dump.
-    Run {
-        /// `KERNEL.c` (compiled with clang for RV32IMF) or a prebuilt `KERNEL.elf`.
-        kernel: PathBuf,
-        /// Threads of the launch (default: the kernel's WEFT_LAUNCH).
-        #[arg(long)]
-        threads: Option<u32>,
-        /// Threads per CTA (default: the kernel's WEFT_LAUNCH).
-        #[arg(long)]
-        cta: Option<u32>,
-        /// Print this symbol's bytes after the run (`SYMBOL <hex>`); repeatable.
-        #[arg(long)]
-        dump: Vec<String>,
-        /// One JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        /// Stop with an error after this many thread instructions.
-        #[arg(long, default_value_t = 2_000_000_000)]
-        max_instructions: u64,
-    },
+    /// Run a C kernel (or its RV32IMF ELF) on the core model: cycles, IPC, SIMD
+    /// utilisation, stalls, caches and DRAM, and the symbols asked for with --dump.
+    Run(run::RunArgs),
+    /// The LWM paper's 12 workloads (kernels/lwm) on one machine: a Markdown table of
+    /// IPC, SIMD utilisation, idle FUs, active threads per warp, L1 and DRAM, and each
+    /// workload's class beside the paper's Table 2.
+    Workloads(workloads::WorkloadsArgs),
     /// Replay the Rust simulation's ports on the exported Verilog and compare every cycle.
     Cosim {
         preset: String,
@@ -472,14 +459,8 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Run {
-            kernel,
-            threads,
-            cta,
-            dump,
-            json,
-            max_instructions,
-        } => run_kernel(&kernel, threads, cta, &dump, json, max_instructions),
+        Command::Run(args) => run::run(args),
+        Command::Workloads(args) => workloads::run(args),
         Command::Cosim {
             preset,
             cycles,
@@ -507,70 +488,4 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
         }
     }
-}
-
-/// `weft run`: builds the kernel when given C, runs it, prints the counts and dumps.
-fn run_kernel(
-    kernel: &Path,
-    threads: Option<u32>,
-    cta: Option<u32>,
-    dumps: &[String],
-    json: bool,
-    limit: u64,
-) -> Result<(), String> {
-    let elf = weft_flow::kernel::load(kernel)?;
-    let image = Image::from_elf(&elf).map_err(|e| format!("{}: {e}", kernel.display()))?;
-    let launch = match (threads, cta, image.launch) {
-        (Some(t), Some(c), _) => Launch::new(t, c)?,
-        (t, c, Some((lt, lc))) => Launch::new(t.unwrap_or(lt), c.unwrap_or(lc))?,
-        _ => {
-            return Err(format!(
-                "{} has no WEFT_LAUNCH: give --threads and --cta",
-                kernel.display()
-            ))
-        }
-    };
-    let start = Instant::now();
-    let result = functional::run(Program::new(image), launch, limit)
-        .map_err(|e| format!("{}: {e}", kernel.display()))?;
-    let bytes: Vec<(String, String)> = dumps
-        .iter()
-        .map(|name| {
-            result.image.symbol_bytes(name).map(|b| {
-                let hex: String = b.iter().map(|byte| format!("{byte:02x}")).collect();
-                (name.clone(), hex)
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    if json {
-        let dumps: serde_json::Map<String, serde_json::Value> = bytes
-            .into_iter()
-            .map(|(k, v)| (k, serde_json::Value::String(v)))
-            .collect();
-        let out = serde_json::json!({
-            "kernel": kernel.display().to_string(),
-            "threads": launch.threads,
-            "cta": launch.cta,
-            "timing": "functional",
-            "cycles": null,
-            "thread_instructions": result.thread_instructions,
-            "warp_instructions": null,
-            "ipc": null,
-            "dumps": dumps,
-        });
-        println!("{out}");
-    } else {
-        println!(
-            "{}: {} threads in CTAs of {}, functional run (no timing model yet): {} thread instructions in {:.2} s",
-            kernel.display(),
-            launch.threads,
-            launch.cta,
-            result.thread_instructions,
-            start.elapsed().as_secs_f64()
-        );
-        for (name, hex) in bytes {
-            println!("{name} {hex}");
-        }
-    }
-    Ok(())
 }

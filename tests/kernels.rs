@@ -8,12 +8,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
+use weft_sim::core::machine::Machine;
+use weft_sim::core::simt::{self, Options, Stats};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const LIMIT: u64 = 500_000_000;
 
+/// A fresh folder, unique per call (tests build the same kernel at the same time).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("weft-kernels-{name}-{}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir =
+        std::env::temp_dir().join(format!("weft-kernels-{name}-{}-{call}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -82,7 +88,100 @@ fn native_symbols(name: &str) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-fn assert_matches_native(name: &str) {
+/// Machines that change when threads run, never what they compute: scheduling, warp
+/// width and count, cores, caches, MSHRs, DRAM order and the SFU. Each holds a CTA of
+/// 1024 threads.
+const VARIANTS: &[&[&str]] = &[
+    &[],
+    &["fetch_group=8"],
+    &[
+        "lanes=16",
+        "warp_size=16",
+        "warps=64",
+        "fetch_group=8",
+        "sfu_lanes=1",
+        "pipeline_depth=1",
+    ],
+    &["cores=2", "l2_kb=64"],
+    &["l1_mshrs=1", "l1_mshr_merge=1", "dram_scheduler=fr-fcfs"],
+    &["l1_kb=1", "l1_ways=1", "dram_gbps=4", "sfu_latency=0"],
+];
+
+/// A machine too small to hold every CTA at once: CTAs wait for free warps.
+const QUEUEING: &[&str] = &["warps=8", "fetch_group=2"];
+
+fn machine(sets: &[&str]) -> Machine {
+    let mut m = Machine::lwm();
+    m.set_all(sets).unwrap();
+    m
+}
+
+/// `name` timed on the `lwm` machine with `sets`, at its WEFT_LAUNCH.
+fn timed(name: &str, sets: &[&str]) -> (Image, Stats) {
+    let image = device_image(name);
+    let (threads, cta) = image.launch.expect("WEFT_LAUNCH");
+    let m = machine(sets);
+    let options = Options {
+        max_cycles: 1 << 40,
+        max_instructions: LIMIT,
+        progress: &mut |_, _, _, _| {},
+    };
+    let run = simt::run(
+        Program::new(image),
+        Launch::new(threads, cta).unwrap(),
+        &m,
+        options,
+    )
+    .unwrap_or_else(|e| panic!("{name} with {sets:?}: {e}"));
+    check_counts(name, sets, &m, &run.stats);
+    (run.image, run.stats)
+}
+
+/// What holds for every timed run: IPC within the lanes, the histogram and the stall
+/// reasons account for every core cycle, thread instructions as the histogram counts them.
+fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
+    let at = format!("{name} with {sets:?}");
+    assert!(
+        s.ipc <= f64::from(m.lanes * m.cores) + 1e-9,
+        "{at}: IPC {}",
+        s.ipc
+    );
+    let h = &s.active_lanes_histogram;
+    assert_eq!(h.len(), m.lanes as usize + 1, "{at}");
+    assert_eq!(h.iter().sum::<u64>(), s.cycles * u64::from(m.cores), "{at}");
+    let weighted: u64 = h.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
+    assert_eq!(
+        weighted, s.thread_instructions,
+        "{at}: every thread starts once"
+    );
+    let st = &s.stalls;
+    let reasons =
+        st.memory_serialization + st.memory + st.barrier + st.pipeline + st.empty + st.drain;
+    assert_eq!(reasons, s.idle_cycles, "{at}: {st:?}");
+    assert_eq!(s.idle_cycles, h[0], "{at}");
+    assert!(
+        s.dram_bandwidth_used <= 1.0 + 1e-9,
+        "{at}: {}",
+        s.dram_bandwidth_used
+    );
+}
+
+fn assert_same_symbols(name: &str, what: &str, ours: &Image, theirs: &[(String, Vec<u8>)]) {
+    for (symbol, bytes) in theirs {
+        let ours = ours.symbol_bytes(symbol).unwrap();
+        if ours != bytes.as_slice() {
+            let first = ours.iter().zip(bytes).position(|(a, b)| a != b).unwrap();
+            panic!(
+                "{name} ({what}): `{symbol}` differs from the native run first at byte {first} (model {:02x?}, native {:02x?})",
+                &ours[first..(first + 8).min(ours.len())],
+                &bytes[first..(first + 8).min(bytes.len())]
+            );
+        }
+    }
+}
+
+/// The functional run of `name` at its WEFT_LAUNCH.
+fn functional_run(name: &str) -> functional::FunctionalRun {
     let image = device_image(name);
     let (threads, cta) = image.launch.expect("WEFT_LAUNCH");
     let run = functional::run(
@@ -91,20 +190,36 @@ fn assert_matches_native(name: &str) {
         LIMIT,
     )
     .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let native = native_symbols(name);
-    assert!(!native.is_empty(), "{name}: no globals compared");
-    for (symbol, bytes) in &native {
-        let ours = run.image.symbol_bytes(symbol).unwrap();
-        if ours != bytes.as_slice() {
-            let first = ours.iter().zip(bytes).position(|(a, b)| a != b).unwrap();
+    assert!(run.thread_instructions >= u64::from(threads));
+    run
+}
+
+/// The timed runs on every variant machine leave exactly the functional run's image,
+/// having executed as many thread instructions.
+fn assert_timed_matches_functional(name: &str, run: &functional::FunctionalRun) {
+    for sets in VARIANTS.iter().chain([&QUEUEING]) {
+        let (image, stats) = timed(name, sets);
+        if let Some(at) = (0..image.bytes.len()).find(|&i| image.bytes[i] != run.image.bytes[i]) {
             panic!(
-                "{name}: `{symbol}` differs from the native run first at byte {first} (model {:02x?}, native {:02x?})",
-                &ours[first..(first + 8).min(ours.len())],
-                &bytes[first..(first + 8).min(bytes.len())]
+                "{name} with {sets:?}: the timed image differs from the functional one at {:#x}",
+                image.base as usize + at
             );
         }
+        assert_eq!(
+            stats.thread_instructions, run.thread_instructions,
+            "{name} with {sets:?}: the timed run executes what the functional run does"
+        );
     }
-    assert!(run.thread_instructions >= u64::from(threads));
+}
+
+/// The functional run leaves exactly the native run's bytes in every global, and so do
+/// the timed runs on every variant machine.
+fn assert_matches_native(name: &str) {
+    let run = functional_run(name);
+    let native = native_symbols(name);
+    assert!(!native.is_empty(), "{name}: no globals compared");
+    assert_same_symbols(name, "functional", &run.image, &native);
+    assert_timed_matches_functional(name, &run);
 }
 
 #[test]
@@ -127,6 +242,15 @@ fn branches_calls_and_copies_match_the_native_run() {
     assert_matches_native("micro/control");
 }
 
+#[test]
+fn timing_micro_kernels_match_the_native_run() {
+    for name in ["micro/branch_aligned", "micro/branch_split", "micro/stream"] {
+        assert_matches_native(name);
+    }
+    // The chain's addresses depend on where the build puts `mem`: no native oracle.
+    assert_timed_matches_functional("micro/chase", &functional_run("micro/chase"));
+}
+
 /// A CTA tree reduction through `weft_barrier`: CTA c of 64 threads sums the values
 /// i + 1 of its threads i = 64c..64c+63, that is 4096c + 2080.
 #[test]
@@ -141,6 +265,19 @@ fn barriers_order_a_cta_reduction() {
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
     assert_eq!(sums, (0..4).map(|c| 4096 * c + 2080).collect::<Vec<u32>>());
+    for sets in VARIANTS {
+        let (image, stats) = timed("micro/cta_sum", sets);
+        assert_eq!(
+            image.symbol_bytes("sums").unwrap(),
+            run.image.symbol_bytes("sums").unwrap(),
+            "{sets:?}"
+        );
+        assert!(
+            stats.stalls.barrier > 0 || sets.contains(&"pipeline_depth=1"),
+            "{sets:?}: {:?}",
+            stats.stalls
+        );
+    }
 }
 
 /// Every kernel's control-flow graph builds: its calls are followed, every branch has a
@@ -153,6 +290,10 @@ fn every_kernel_has_a_control_flow_graph() {
         "micro/floatops",
         "micro/control",
         "micro/cta_sum",
+        "micro/branch_aligned",
+        "micro/branch_split",
+        "micro/chase",
+        "micro/stream",
     ] {
         let program = Program::new(device_image(name));
         let cfg = program.cfg().unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -278,4 +419,244 @@ fn bad_input_gets_a_message_not_a_panic() {
         assert!(t.contains(want), "{args:?} should say `{want}`: {t}");
         assert!(!t.contains("panicked"), "{t}");
     }
+}
+
+/// Branches whose outcome is the same across each warp cost nothing: every warp
+/// instruction is full and, with no memory in the loop, the core issues nearly every
+/// cycle. The same work split inside every warp costs PDOM exactly the extra warp
+/// instructions: both paths issue, each with half the lanes.
+#[test]
+fn warp_aligned_branches_keep_ipc_near_the_lanes_and_split_ones_cost_pdom_their_share() {
+    let (_, aligned) = timed("micro/branch_aligned", &[]);
+    assert_eq!(aligned.thread_instructions, aligned.warp_instructions * 32);
+    assert!(aligned.ipc >= 0.95 * 32.0, "{}", aligned.ipc);
+    let (_, split) = timed("micro/branch_split", &[]);
+    assert_eq!(
+        split.thread_instructions, aligned.thread_instructions,
+        "the same work: half the threads on each path in both kernels"
+    );
+    assert!(split.simd_utilisation < 0.75, "{}", split.simd_utilisation);
+    // Issue-bound in both: time grows with the warp instructions, nothing else.
+    let slower = split.cycles as f64 / aligned.cycles as f64;
+    let more = split.warp_instructions as f64 / aligned.warp_instructions as f64;
+    assert!(more > 1.3, "both paths issue: {more}");
+    assert!(
+        (slower / more - 1.0).abs() < 0.02,
+        "cycles x{slower}, warp instructions x{more}"
+    );
+}
+
+/// One thread chases pointers through 2 MB: every step misses and waits for DRAM. Run
+/// with three settings of the row-hit and row-conflict latencies, the cycles move by
+/// exactly the configured latency per step of each kind: the steps are serialised and
+/// nothing else depends on these latencies.
+#[test]
+fn a_pointer_chase_pays_the_configured_dram_latency_per_step() {
+    let run = |hit: u32, conflict: u32| {
+        timed(
+            "micro/chase",
+            &[
+                &format!("dram_row_hit={hit}"),
+                &format!("dram_row_conflict={conflict}"),
+            ],
+        )
+        .1
+    };
+    let base = run(100, 300);
+    // 16 steps 32 KB apart open a new row each; the 64 steps 128 bytes apart stay in
+    // their row but for the first line of each of their three rows.
+    assert_eq!(base.l1.hits, 0, "nothing of the chain is cached");
+    assert!(base.dram.row_conflicts >= 16 + 3, "{:?}", base.dram);
+    assert!(base.dram.row_hits >= 64 - 3, "{:?}", base.dram);
+    let conflicts = run(100, 600);
+    assert_eq!(
+        conflicts.cycles - base.cycles,
+        300 * base.dram.row_conflicts,
+        "each row conflict costs its configured latency"
+    );
+    let both = run(400, 700);
+    assert_eq!(
+        both.cycles - conflicts.cycles,
+        300 * base.dram.row_hits + 100 * base.dram.row_conflicts,
+        "each row hit costs its configured latency"
+    );
+    assert_eq!(
+        (both.dram.row_hits, both.dram.row_conflicts),
+        (base.dram.row_hits, base.dram.row_conflicts),
+        "the same requests in every run"
+    );
+}
+
+/// 1024 threads stream 256 KB: with little bandwidth the kernel runs at the limit, never
+/// above it (the DRAM bus carries one line at a time at the configured bytes per cycle).
+#[test]
+fn a_streaming_kernel_reaches_but_never_exceeds_the_bandwidth_limit() {
+    for gbps in [4, 8] {
+        let (_, s) = timed("micro/stream", &[&format!("dram_gbps={gbps}")]);
+        assert!(
+            (0.9..=1.0).contains(&s.dram_bandwidth_used),
+            "{gbps} GB/s: {} of the limit",
+            s.dram_bandwidth_used
+        );
+        assert!(s.dram.reads >= 2048, "every line of the input is read once");
+    }
+    // At the paper's 128 GB/s one core's 32 MSHRs cannot fill the bus.
+    let (_, s) = timed("micro/stream", &[]);
+    assert!(s.dram_bandwidth_used < 0.5, "{}", s.dram_bandwidth_used);
+}
+
+/// `weft run` on the core model: the statistics CORE.md lists, machine keys listed and
+/// settable, and bad machine input refused with a message.
+#[test]
+fn run_reports_the_core_statistics_and_takes_machine_keys() {
+    let out = weft(&[
+        "run",
+        "kernels/micro/saxpy.c",
+        "--json",
+        "--set",
+        "fetch_group=8",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "cycles",
+        "thread_instructions",
+        "warp_instructions",
+        "ipc",
+        "simd_utilisation",
+        "active_lanes_histogram",
+        "idle_cycles",
+        "stalls",
+        "l1",
+        "dram",
+    ] {
+        assert!(!v[key].is_null(), "{key} missing: {v}");
+    }
+    assert_eq!(v["machine"]["fetch_group"], 8);
+    let ipc = v["ipc"].as_f64().unwrap();
+    let cycles = v["cycles"].as_f64().unwrap();
+    let threads = v["thread_instructions"].as_f64().unwrap();
+    assert!((ipc - threads / cycles).abs() < 1e-9);
+    let t = text(&weft(&["run", "kernels/micro/saxpy.c"]));
+    for line in [
+        "cycles",
+        "IPC",
+        "SIMD utilisation",
+        "idle cycles",
+        "L1",
+        "DRAM",
+    ] {
+        assert!(t.contains(line), "{line}: {t}");
+    }
+    let keys = weft(&["run", "--list-keys"]);
+    let listed = text(&keys);
+    assert!(keys.status.success(), "{listed}");
+    for (key, _) in weft_sim::core::machine::KEYS {
+        assert!(
+            listed.lines().any(|l| l.starts_with(key)),
+            "{key}: {listed}"
+        );
+    }
+    let dir = scratch("machine");
+    let file = dir.join("small.toml");
+    std::fs::write(&file, "warps = 8\nfetch_group = 2\n").unwrap();
+    let out = weft(&[
+        "run",
+        "kernels/micro/saxpy.c",
+        "--json",
+        "--machine",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            v["machine"]["warps"].as_u64(),
+            v["machine"]["fetch_group"].as_u64()
+        ),
+        (Some(8), Some(2))
+    );
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "wraps = 8\n").unwrap();
+    for (args, want) in [
+        (vec!["--set", "frobs=1"], "unknown machine key `frobs`"),
+        (vec!["--set", "warps=0"], "warps = 0"),
+        (vec!["--machine", "fermi"], "no machine preset `fermi`"),
+        (vec!["--machine", bad.to_str().unwrap()], "wraps"),
+        (vec!["--max-cycles", "100"], "stopped at cycle 100"),
+        (vec!["--set", "divergence=lwm"], "divergence = lwm"),
+    ] {
+        let mut all = vec!["run", "kernels/micro/saxpy.c"];
+        all.extend(&args);
+        let out = weft(&all);
+        let t = text(&out);
+        assert!(!out.status.success(), "{args:?}: {t}");
+        assert!(t.contains(want), "{args:?} should say `{want}`: {t}");
+        assert!(!t.contains("panicked"), "{t}");
+    }
+}
+
+/// The LWM paper's workloads (`kernels/lwm/`): a barrier-free kernel leaves the native
+/// run's bytes; a kernel with barriers has no native oracle and carries its serial
+/// reference as `expected_<output>` symbols (computed in `weft_setup`), which its outputs
+/// must equal.
+fn check_workload(name: &str, variants: &[&[&str]]) {
+    let run = functional_run(name);
+    let expected: Vec<String> = run
+        .image
+        .symbols
+        .keys()
+        .filter(|s| s.starts_with("expected_"))
+        .cloned()
+        .collect();
+    if expected.is_empty() {
+        let native = native_symbols(name);
+        assert!(!native.is_empty(), "{name}: no globals compared");
+        assert_same_symbols(name, "functional", &run.image, &native);
+    } else {
+        for reference in &expected {
+            let output = &reference["expected_".len()..];
+            assert_eq!(
+                run.image.symbol_bytes(output).unwrap(),
+                run.image.symbol_bytes(reference).unwrap(),
+                "{name}: `{output}` differs from its serial reference"
+            );
+        }
+    }
+    for sets in variants {
+        let (image, stats) = timed(name, sets);
+        assert_eq!(
+            image.bytes, run.image.bytes,
+            "{name} with {sets:?}: the timed image differs from the functional one"
+        );
+        assert_eq!(
+            stats.thread_instructions, run.thread_instructions,
+            "{name} with {sets:?}"
+        );
+    }
+}
+
+fn lwm_workloads() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("kernels/lwm"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            let stem = p.file_stem()?.to_str()?.to_string();
+            (p.extension()? == "c").then(|| format!("lwm/{stem}"))
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn lwm_workloads_match_their_oracle_on_the_baseline() {
+    let names = lwm_workloads();
+    assert!(!names.is_empty());
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
+}
+
+#[test]
+fn full_lwm_workloads_match_their_oracle_on_every_variant_machine() {
+    weft_flow::jobs::parallel(&lwm_workloads(), 2, |name| check_workload(name, VARIANTS));
 }

@@ -8,8 +8,8 @@ WEFT_LAUNCH(N, 128);
 
 int32_t a[N], b[N];
 uint32_t out[N][10];
-int8_t bytes[N];
-int16_t halves[N];
+int8_t bytes[N], bytes_out[N];
+int16_t halves[N], halves_out[N];
 
 static uint32_t lcg(uint32_t *s) { return *s = *s * 1103515245u + 12345u; }
 
@@ -39,6 +39,8 @@ void weft_kernel(void) {
     o[7] = ((uint32_t)x >> (y & 31)) ^ (uint32_t)(x >> (i & 31)) ^ ((uint32_t)y << (x & 31));
     o[8] = (uint32_t)(x < y) | (uint32_t)((uint32_t)x < (uint32_t)y) << 1 | (uint32_t)(x == y) << 2;
     o[9] = (uint32_t)(bytes[i] + halves[i] + bytes[(i + 1) % N] * halves[(i + 3) % N]);
-    bytes[i] = (int8_t)(bytes[i] ^ 0x5a);
-    halves[i] = (int16_t)(halves[i] * 3);
+    /* Byte and halfword stores, to arrays no thread reads: a thread reads its
+     * neighbours' inputs, so writing them back would race across warps. */
+    bytes_out[i] = (int8_t)(bytes[i] ^ 0x5a);
+    halves_out[i] = (int16_t)(halves[i] * 3);
 }

@@ -47,6 +47,8 @@ pub struct Cfg {
     pub reconvergence: HashMap<u32, Reconvergence>,
     /// Instructions reached, per function entry.
     pub instructions: BTreeMap<u32, BTreeSet<u32>>,
+    /// How every reached instruction passes control on.
+    pub flows: HashMap<u32, Flow>,
 }
 
 impl Cfg {
@@ -62,15 +64,55 @@ pub fn analyse(entry: u32, flow: impl Fn(u32) -> Result<Flow, String>) -> Result
     let mut cfg = Cfg::default();
     let mut pending = vec![entry];
     let mut seen = BTreeSet::new();
+    let mut callees: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     while let Some(f) = pending.pop() {
         if !seen.insert(f) {
             continue;
         }
         cfg.functions.push(f);
-        let body = function(f, &flow, &mut pending, &mut cfg.reconvergence)?;
-        cfg.instructions.insert(f, body);
+        let mut calls = vec![];
+        let flows = function(f, &flow, &mut calls, &mut cfg.reconvergence)?;
+        cfg.instructions.insert(f, flows.keys().copied().collect());
+        cfg.flows.extend(flows);
+        pending.extend(&calls);
+        callees.insert(f, calls);
     }
+    refuse_recursion(entry, &callees)?;
     Ok(cfg)
+}
+
+/// A function that calls itself, directly or through others, is refused: a divergence
+/// stack entry names its reconvergence point by address alone, which a recursive call
+/// would reach again before its caller does.
+fn refuse_recursion(entry: u32, callees: &BTreeMap<u32, Vec<u32>>) -> Result<(), String> {
+    fn visit(
+        f: u32,
+        callees: &BTreeMap<u32, Vec<u32>>,
+        path: &mut Vec<u32>,
+        done: &mut BTreeSet<u32>,
+    ) -> Result<(), String> {
+        if let Some(at) = path.iter().position(|&g| g == f) {
+            let cycle: Vec<String> = path[at..]
+                .iter()
+                .chain([&f])
+                .map(|g| format!("{g:#x}"))
+                .collect();
+            return Err(format!(
+                "recursive call {}: the model cannot follow recursion",
+                cycle.join(" -> ")
+            ));
+        }
+        if !done.insert(f) {
+            return Ok(());
+        }
+        path.push(f);
+        for &g in callees.get(&f).into_iter().flatten() {
+            visit(g, callees, path, done)?;
+        }
+        path.pop();
+        Ok(())
+    }
+    visit(entry, callees, &mut vec![], &mut BTreeSet::new())
 }
 
 /// The successors of `pc` inside its function; `None` stands for the virtual exit.
@@ -90,7 +132,7 @@ fn function(
     flow: &impl Fn(u32) -> Result<Flow, String>,
     calls: &mut Vec<u32>,
     reconvergence: &mut HashMap<u32, Reconvergence>,
-) -> Result<BTreeSet<u32>, String> {
+) -> Result<BTreeMap<u32, Flow>, String> {
     // Discover the instructions and their flows.
     let mut flows: BTreeMap<u32, Flow> = BTreeMap::new();
     let mut todo = vec![entry];
@@ -189,7 +231,7 @@ fn function(
             reconvergence.insert(pc, point);
         }
     }
-    Ok(flows.into_keys().collect())
+    Ok(flows)
 }
 
 #[cfg(test)]
@@ -281,6 +323,22 @@ mod tests {
             !cfg.instructions[&0x100].contains(&0x110),
             "the callee is not inlined"
         );
+    }
+
+    #[test]
+    fn recursion_is_refused_with_the_cycle() {
+        use Flow::*;
+        // 100: call 108; 104: ret | 108: call 110; 10c: ret | 110: call 108; 114: ret
+        let flows = [
+            Call { target: 0x108 },
+            Return,
+            Call { target: 0x110 },
+            Return,
+            Call { target: 0x108 },
+            Return,
+        ];
+        let err = analyse(0x100, program(&flows)).unwrap_err();
+        assert!(err.contains("0x108 -> 0x110 -> 0x108"), "{err}");
     }
 
     #[test]

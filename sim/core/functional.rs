@@ -16,6 +16,11 @@ pub const STACK_TOP: u32 = 0x7fff_f000;
 /// Bytes of private stack per thread.
 pub const STACK_BYTES: u32 = 16 << 10;
 
+/// Whether `addr` is in a thread's private stack (the same range in every thread).
+pub fn is_private(addr: u32) -> bool {
+    (STACK_TOP - STACK_BYTES..STACK_TOP).contains(&addr)
+}
+
 /// The threads of a launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {

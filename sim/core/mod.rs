@@ -5,9 +5,14 @@
 //! - [`isa`]: RV32IMF decoding; [`thread`]: one thread's state and the execution of one
 //!   instruction (execution happens at issue: timing decides only who runs when);
 //! - [`functional`]: the whole launch without timing, the reference of every timed run;
-//! - [`cfg`]: the control-flow graph and every branch's reconvergence point.
+//! - [`cfg`]: the control-flow graph and every branch's reconvergence point;
+//! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
+//! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it.
 pub mod cfg;
 pub mod functional;
 pub mod image;
 pub mod isa;
+pub mod machine;
+pub mod memory;
+pub mod simt;
 pub mod thread;

@@ -1,0 +1,412 @@
+//! A machine: the core model's parameters, as a TOML file or a named preset, with
+//! `--set KEY=VALUE` overrides (shared/CORE.md §2, §3). Every key has a meaning and a
+//! default (the `lwm` preset); a key that does not exist, a value of the wrong type and a
+//! combination that cannot work are refused with a message.
+use serde::{Deserialize, Serialize};
+
+/// How a warp handles divergent branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Divergence {
+    /// One divergence stack per warp, reconverging at the immediate post-dominator.
+    Pdom,
+    /// Large warps with sub-warping (the LWM paper's §3.1).
+    Lwm,
+}
+
+/// The order in which a DRAM bank serves its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DramScheduler {
+    /// First come, first served.
+    Fcfs,
+    /// First ready (row hits first), then first come, first served.
+    FrFcfs,
+}
+
+/// Every parameter of the modelled GPU. Field names are the keys of `--set` and of a
+/// machine file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Machine {
+    pub cores: u32,
+    pub lanes: u32,
+    pub warps: u32,
+    pub warp_size: u32,
+    pub fetch_group: u32,
+    pub divergence: Divergence,
+    pub lwm_memory_opt: bool,
+    pub lwm_jump_opt: bool,
+    pub stack_entries: u32,
+    pub pipeline_depth: u32,
+    pub sfu_lanes: u32,
+    pub sfu_latency: u32,
+    pub private_latency: u32,
+    pub l1_kb: u32,
+    pub l1_ways: u32,
+    pub l1_line: u32,
+    pub l1_latency: u32,
+    pub l1_mshrs: u32,
+    pub l1_mshr_merge: u32,
+    pub l2_kb: u32,
+    pub l2_ways: u32,
+    pub l2_latency: u32,
+    pub dram_banks: u32,
+    pub dram_row_bytes: u32,
+    pub dram_row_hit: u32,
+    pub dram_row_conflict: u32,
+    pub dram_scheduler: DramScheduler,
+    pub dram_gbps: f64,
+    pub clock_mhz: f64,
+}
+
+/// Every key with its meaning, in the order `weft run --list-keys` prints them.
+pub const KEYS: &[(&str, &str)] = &[
+    ("cores", "SIMT cores; they share the DRAM"),
+    ("lanes", "SIMD lanes per core (1..=64)"),
+    ("warps", "warp slots per core (1..=64)"),
+    (
+        "warp_size",
+        "threads per warp; a multiple of lanes (larger than lanes: large warps of warp_size/lanes rows, divergence = lwm)",
+    ),
+    (
+        "fetch_group",
+        "warps per fetch group of the two-level scheduler; = warps is plain round robin",
+    ),
+    ("divergence", "pdom (a divergence stack per warp) or lwm (large warps with sub-warping)"),
+    ("lwm_memory_opt", "lwm: a global memory instruction issues one row per sub-warp"),
+    ("lwm_jump_opt", "lwm: an unconditional jump issues as one sub-warp"),
+    ("stack_entries", "divergence stack entries per warp"),
+    (
+        "pipeline_depth",
+        "pipeline stages from fetch to writeback: a warp is fetched again this many cycles after its last fetch at the earliest (barrel processing)",
+    ),
+    ("sfu_lanes", "special function unit lanes (divide, remainder, square root)"),
+    ("sfu_latency", "extra cycles of a special function unit operation"),
+    ("private_latency", "cycles of a private (per-thread stack) access in the memory stage"),
+    ("l1_kb", "L1 data cache size in KiB"),
+    ("l1_ways", "L1 ways"),
+    ("l1_line", "L1 line size in bytes (the coalescing unit)"),
+    ("l1_latency", "L1 hit latency in cycles"),
+    ("l1_mshrs", "L1 miss status holding registers (distinct lines in flight)"),
+    ("l1_mshr_merge", "requests merged into one MSHR at most"),
+    ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
+    ("l2_ways", "L2 ways"),
+    ("l2_latency", "L2 hit latency in cycles"),
+    ("dram_banks", "DRAM banks"),
+    ("dram_row_bytes", "DRAM row (page) size in bytes per bank"),
+    ("dram_row_hit", "cycles of a request that finds its row open"),
+    ("dram_row_conflict", "cycles of a request that must close a row and open another"),
+    ("dram_scheduler", "fcfs or fr-fcfs (row hits first)"),
+    ("dram_gbps", "DRAM bandwidth in GB/s (10^9 bytes per second)"),
+    ("clock_mhz", "core clock in MHz: turns dram_gbps into bytes per cycle"),
+];
+
+impl Default for Machine {
+    fn default() -> Machine {
+        Machine::lwm()
+    }
+}
+
+impl Machine {
+    /// The LWM paper's baseline (its Table 1 and §2, §6.3): one core, 32 lanes, 32 warps
+    /// of 32 threads, barrel processing in a 7-stage pipeline, round-robin fetch; a 32 KB
+    /// 4-way L1 with 128-byte lines and single-cycle hits; DRAM of 8 banks, 4 KB rows,
+    /// 100-cycle row hits, 300-cycle row conflicts, open-row FCFS, 128 GB/s.
+    ///
+    /// What the paper leaves open, chosen here: a 1.5 GHz clock (the shader clock of its
+    /// contemporaries, so 128 GB/s is 85.3 bytes per cycle); 8 SFU lanes (a quarter of the
+    /// lanes, as GT200's 2 SFUs per 8 SPs; the paper says only "fewer complex FUs") with 8
+    /// extra cycles; 32 MSHRs merging up to 32 requests; no L2.
+    pub fn lwm() -> Machine {
+        Machine {
+            cores: 1,
+            lanes: 32,
+            warps: 32,
+            warp_size: 32,
+            fetch_group: 32,
+            divergence: Divergence::Pdom,
+            lwm_memory_opt: true,
+            lwm_jump_opt: true,
+            stack_entries: 64,
+            pipeline_depth: 7,
+            sfu_lanes: 8,
+            sfu_latency: 8,
+            private_latency: 1,
+            l1_kb: 32,
+            l1_ways: 4,
+            l1_line: 128,
+            l1_latency: 1,
+            l1_mshrs: 32,
+            l1_mshr_merge: 32,
+            l2_kb: 0,
+            l2_ways: 8,
+            l2_latency: 20,
+            dram_banks: 8,
+            dram_row_bytes: 4096,
+            dram_row_hit: 100,
+            dram_row_conflict: 300,
+            dram_scheduler: DramScheduler::Fcfs,
+            dram_gbps: 128.0,
+            clock_mhz: 1500.0,
+        }
+    }
+
+    /// The named presets.
+    pub const PRESETS: &'static [&'static str] = &["lwm"];
+
+    /// A preset by name.
+    pub fn preset(name: &str) -> Result<Machine, String> {
+        match name {
+            "lwm" => Ok(Machine::lwm()),
+            _ => Err(format!(
+                "no machine preset `{name}` (presets: {}; or give a .toml file)",
+                Machine::PRESETS.join(", ")
+            )),
+        }
+    }
+
+    /// A machine file: any subset of the keys, the rest from the `lwm` preset.
+    pub fn from_toml(text: &str) -> Result<Machine, String> {
+        let m: Machine = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        m.check()?;
+        Ok(m)
+    }
+
+    /// Sets the keys of `KEY=VALUE` assignments in turn, then checks the machine (one
+    /// change may need another: `warps=8 fetch_group=8`).
+    pub fn set_all<S: AsRef<str>>(&mut self, assignments: &[S]) -> Result<(), String> {
+        let mut m = self.clone();
+        for a in assignments {
+            m.set(a.as_ref())?;
+        }
+        m.check()?;
+        *self = m;
+        Ok(())
+    }
+
+    /// Sets one key from `KEY=VALUE` (VALUE as TOML: `32`, `true`, `fr-fcfs`); the value's
+    /// type is checked here, the machine as a whole by [`Machine::check`].
+    pub fn set(&mut self, assignment: &str) -> Result<(), String> {
+        let (key, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("`{assignment}`: expected KEY=VALUE"))?;
+        let (key, value) = (key.trim(), value.trim());
+        if !KEYS.iter().any(|(k, _)| *k == key) {
+            return Err(format!(
+                "unknown machine key `{key}` (weft run --list-keys lists them)"
+            ));
+        }
+        let mut table = toml::Table::try_from(&*self).map_err(|e| e.to_string())?;
+        let parsed = format!("v = {value}")
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_string()));
+        table.insert(key.to_string(), parsed);
+        let m: Machine = table
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("{key} = {value}: {}", e.message()))?;
+        *self = m;
+        Ok(())
+    }
+
+    /// Each key's value as TOML text, in `KEYS` order.
+    pub fn values(&self) -> Vec<(&'static str, String)> {
+        let table = toml::Table::try_from(self).expect("a machine serializes");
+        KEYS.iter()
+            .map(|(k, _)| (*k, table[*k].to_string()))
+            .collect()
+    }
+
+    /// Refuses a machine that cannot work.
+    pub fn check(&self) -> Result<(), String> {
+        let positive = [
+            ("cores", self.cores),
+            ("lanes", self.lanes),
+            ("warps", self.warps),
+            ("warp_size", self.warp_size),
+            ("fetch_group", self.fetch_group),
+            ("stack_entries", self.stack_entries),
+            ("pipeline_depth", self.pipeline_depth),
+            ("sfu_lanes", self.sfu_lanes),
+            ("private_latency", self.private_latency),
+            ("l1_kb", self.l1_kb),
+            ("l1_ways", self.l1_ways),
+            ("l1_line", self.l1_line),
+            ("l1_latency", self.l1_latency),
+            ("l1_mshrs", self.l1_mshrs),
+            ("l1_mshr_merge", self.l1_mshr_merge),
+            ("l2_ways", self.l2_ways),
+            ("l2_latency", self.l2_latency),
+            ("dram_banks", self.dram_banks),
+            ("dram_row_bytes", self.dram_row_bytes),
+            ("dram_row_hit", self.dram_row_hit),
+            ("dram_row_conflict", self.dram_row_conflict),
+        ];
+        for (key, v) in positive {
+            if v == 0 {
+                return Err(format!("{key} = 0: must be at least 1"));
+            }
+        }
+        if !(1..=64).contains(&self.lanes) {
+            return Err(format!("lanes = {}: 1..=64", self.lanes));
+        }
+        if !(1..=64).contains(&self.warps) {
+            return Err(format!("warps = {}: 1..=64", self.warps));
+        }
+        if !self.warp_size.is_multiple_of(self.lanes) {
+            return Err(format!(
+                "warp_size = {} is not a multiple of lanes = {}",
+                self.warp_size, self.lanes
+            ));
+        }
+        match self.divergence {
+            Divergence::Pdom if self.warp_size != self.lanes => {
+                return Err(format!(
+                    "warp_size = {} with divergence = pdom: a PDOM warp is one row of {} lanes (larger warps need divergence = lwm)",
+                    self.warp_size, self.lanes
+                ))
+            }
+            Divergence::Lwm => {
+                return Err("divergence = lwm: large warps are not modelled yet (pdom only)".into())
+            }
+            Divergence::Pdom => {}
+        }
+        if !self.warps.is_multiple_of(self.fetch_group) {
+            return Err(format!(
+                "fetch_group = {} does not divide warps = {}",
+                self.fetch_group, self.warps
+            ));
+        }
+        if self.stack_entries < 3 {
+            return Err(format!(
+                "stack_entries = {}: a divergent branch needs the base entry and two more",
+                self.stack_entries
+            ));
+        }
+        if self.sfu_lanes > self.lanes {
+            return Err(format!(
+                "sfu_lanes = {} exceeds lanes = {}",
+                self.sfu_lanes, self.lanes
+            ));
+        }
+        for (key, v) in [
+            ("l1_line", self.l1_line),
+            ("dram_row_bytes", self.dram_row_bytes),
+        ] {
+            if !v.is_power_of_two() || v < 4 {
+                return Err(format!("{key} = {v}: a power of two, at least 4"));
+            }
+        }
+        if self.dram_row_bytes < self.l1_line {
+            return Err(format!(
+                "dram_row_bytes = {} is smaller than a line (l1_line = {})",
+                self.dram_row_bytes, self.l1_line
+            ));
+        }
+        for (key, kb) in [("l1", self.l1_kb), ("l2", self.l2_kb)] {
+            let ways = if key == "l1" {
+                self.l1_ways
+            } else {
+                self.l2_ways
+            };
+            let lines = u64::from(kb) * 1024 / u64::from(self.l1_line);
+            if kb > 0 && (lines == 0 || !lines.is_multiple_of(u64::from(ways))) {
+                return Err(format!(
+                    "{key}_kb = {kb} with {key}_ways = {ways} and lines of {} bytes: the lines do not make whole sets",
+                    self.l1_line
+                ));
+            }
+        }
+        if self.dram_row_conflict < self.dram_row_hit {
+            return Err(format!(
+                "dram_row_conflict = {} is shorter than dram_row_hit = {}",
+                self.dram_row_conflict, self.dram_row_hit
+            ));
+        }
+        for (key, v) in [("dram_gbps", self.dram_gbps), ("clock_mhz", self.clock_mhz)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("{key} = {v}: must be a positive number"));
+            }
+        }
+        Ok(())
+    }
+
+    /// DRAM bytes per core cycle.
+    pub fn dram_bytes_per_cycle(&self) -> f64 {
+        self.dram_gbps * 1e3 / self.clock_mhz
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lwm_preset_is_the_papers_table_1() {
+        let m = Machine::preset("lwm").unwrap();
+        assert_eq!((m.cores, m.lanes, m.warps, m.warp_size), (1, 32, 32, 32));
+        assert_eq!(m.fetch_group, m.warps, "round robin");
+        assert_eq!(
+            (m.l1_kb, m.l1_ways, m.l1_line, m.l1_latency),
+            (32, 4, 128, 1)
+        );
+        assert_eq!((m.dram_banks, m.dram_row_bytes), (8, 4096));
+        assert_eq!((m.dram_row_hit, m.dram_row_conflict), (100, 300));
+        assert_eq!(m.dram_scheduler, DramScheduler::Fcfs);
+        assert!((m.dram_bytes_per_cycle() - 128e9 / 1.5e9).abs() < 1e-9);
+        assert!(m.sfu_lanes < m.lanes);
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn every_key_is_listed_once_and_has_a_value() {
+        let values = Machine::lwm().values();
+        assert_eq!(values.len(), KEYS.len());
+        let table = toml::Table::try_from(Machine::lwm()).unwrap();
+        assert_eq!(table.len(), KEYS.len(), "a field without a KEYS line");
+    }
+
+    #[test]
+    fn set_parses_each_type_and_refuses_what_cannot_work() {
+        let mut m = Machine::lwm();
+        m.set_all(&["fetch_group=8"]).unwrap();
+        assert_eq!(m.fetch_group, 8);
+        m.set("dram_scheduler=fr-fcfs").unwrap();
+        assert_eq!(m.dram_scheduler, DramScheduler::FrFcfs);
+        m.set("lwm_jump_opt = false").unwrap();
+        assert!(!m.lwm_jump_opt);
+        m.set("dram_gbps=64").unwrap();
+        assert_eq!(m.dram_gbps, 64.0);
+        for (bad, says) in [
+            ("frobs=3", "unknown machine key `frobs`"),
+            ("fetch_group=5", "does not divide"),
+            ("warps=65", "1..=64"),
+            ("lanes=x", "lanes = x"),
+            ("divergence=sideways", "divergence = sideways"),
+            ("l1_line=96", "power of two"),
+            ("fetch_group", "expected KEY=VALUE"),
+            ("dram_row_conflict=50", "shorter than"),
+        ] {
+            let err = m.clone().set_all(&[bad]).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_machine_file_overrides_some_keys_and_refuses_unknown_ones() {
+        let m = Machine::from_toml("warps = 16\nfetch_group = 4\n").unwrap();
+        assert_eq!((m.warps, m.fetch_group, m.lanes), (16, 4, 32));
+        let err = Machine::from_toml("wraps = 16\n").unwrap_err();
+        assert!(err.contains("wraps"), "{err}");
+        assert!(Machine::preset("fermi").unwrap_err().contains("lwm"));
+        let mut m = Machine::lwm();
+        m.set_all(&["warps=8", "fetch_group=2"]).unwrap();
+        assert_eq!(
+            (m.warps, m.fetch_group),
+            (8, 2),
+            "checked after every change"
+        );
+    }
+}

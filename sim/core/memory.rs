@@ -1,0 +1,512 @@
+//! The memory hierarchy behind the cores' memory stage: per core an L1 data cache with
+//! MSHRs, an optional shared L2, and a shared DRAM of banks with open rows and one data
+//! bus of limited bandwidth (LWM Table 1; GPGPU-Sim's structure, not its detail).
+//!
+//! The core hands over one line at a time (its coalescer serves one distinct line per
+//! cycle), each at the cycle of its lookup, in time order per core:
+//! - a load that hits returns its data `l1_latency` cycles after the lookup;
+//! - a load that misses takes an MSHR (or merges into the one already fetching its line,
+//!   up to `l1_mshr_merge` requests) and goes to the L2 or DRAM; when the line arrives it
+//!   fills the L1 (LRU) and every merged request completes;
+//! - a load that finds every MSHR taken (or its MSHR full of merges) is refused: the
+//!   core replays it when an MSHR frees;
+//! - stores write through to DRAM without allocating (a line present in a cache is
+//!   updated); the storing warp does not wait for them. A write moves the 32-byte
+//!   bursts its bytes fill, a read the whole line.
+//!
+//! DRAM: a line lives in bank `(addr / row_bytes) % banks`, row `addr / (row_bytes *
+//! banks)`. Each bank serves its queue in order (FCFS) or row hits first (FR-FCFS). A
+//! request that finds its row open completes `dram_row_hit` cycles after it starts; one
+//! that must close and open a row, `dram_row_conflict`. The bank is busy for the line's
+//! transfer, plus the row switch (`dram_row_conflict - dram_row_hit`) on a conflict; the
+//! one data bus moves `dram_gbps / clock_mhz` bytes per cycle, so completions are spaced
+//! at least a line's transfer time apart.
+use crate::core::machine::{DramScheduler, Machine};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+/// The DRAM burst: the smallest transfer.
+pub const BURST: u32 = 32;
+
+/// What a load lookup found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// In the L1: the data is there at this cycle.
+    Hit { at: u64 },
+    /// Missed: the waiter hears of it through [`MemorySystem::advance`].
+    Miss,
+    /// No MSHR could take it: replay later.
+    Full,
+}
+
+/// A set-associative cache with LRU replacement (tags only).
+#[derive(Clone, Debug)]
+struct Cache {
+    sets: usize,
+    ways: usize,
+    /// Per set, line numbers most recently used first.
+    lines: Vec<Vec<u32>>,
+}
+
+impl Cache {
+    fn new(kb: u32, ways: u32, line: u32) -> Cache {
+        let sets = (kb as usize * 1024 / line as usize) / ways as usize;
+        Cache {
+            sets,
+            ways: ways as usize,
+            lines: vec![Vec::with_capacity(ways as usize); sets],
+        }
+    }
+
+    /// Looks `line` up; a hit makes it the most recently used.
+    fn touch(&mut self, line: u32) -> bool {
+        let set = &mut self.lines[line as usize % self.sets];
+        match set.iter().position(|&l| l == line) {
+            Some(i) => {
+                set[..=i].rotate_right(1);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Fills `line`, evicting the least recently used line of its set.
+    fn fill(&mut self, line: u32) {
+        if self.touch(line) {
+            return;
+        }
+        let set = &mut self.lines[line as usize % self.sets];
+        if set.len() == self.ways {
+            set.pop();
+        }
+        set.insert(0, line);
+    }
+}
+
+/// Counters of one cache level.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Load lookups (one per distinct line per instruction, replays included).
+    pub loads: u64,
+    pub hits: u64,
+    pub misses: u64,
+    /// Misses merged into an MSHR already fetching the line (L1 only).
+    pub merged: u64,
+    /// Lookups refused because no MSHR could take them, replayed later (L1 only).
+    pub mshr_full: u64,
+    /// Stores written through.
+    pub stores: u64,
+}
+
+/// DRAM counters.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct DramStats {
+    pub reads: u64,
+    pub writes: u64,
+    pub row_hits: u64,
+    pub row_conflicts: u64,
+    pub bytes: u64,
+    /// Sum over requests of the cycles from arrival to completion.
+    pub latency_cycles: u64,
+}
+
+/// One MSHR: the line being fetched and who waits for it.
+#[derive(Clone, Debug)]
+struct Mshr {
+    waiters: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Request {
+    line: u32,
+    /// Bytes on the data bus.
+    bytes: u32,
+    arrival: u64,
+    /// `Some(core)` for a read that fills that core's L1 (and the L2); `None` for a write.
+    reader: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+struct Bank {
+    queue: VecDeque<Request>,
+    open_row: Option<u32>,
+    free_at: u64,
+}
+
+/// The hierarchy of every core.
+#[derive(Clone, Debug)]
+pub struct MemorySystem {
+    line_bytes: u32,
+    l1_latency: u64,
+    l1: Vec<Cache>,
+    mshrs: Vec<HashMap<u32, Mshr>>,
+    mshr_limit: usize,
+    merge_limit: usize,
+    l2: Option<Cache>,
+    l2_latency: u64,
+    banks: Vec<Bank>,
+    lines_per_row: u32,
+    row_hit: u64,
+    row_switch: u64,
+    scheduler: DramScheduler,
+    bytes_per_cycle: f64,
+    bus_free: f64,
+    /// Transfers completing: (cycle, reading core or `None` for a write, line).
+    completions: BinaryHeap<Reverse<(u64, Option<usize>, u32)>>,
+    pub l1_stats: CacheStats,
+    pub l2_stats: CacheStats,
+    pub dram_stats: DramStats,
+}
+
+impl MemorySystem {
+    pub fn new(m: &Machine) -> MemorySystem {
+        let cores = m.cores as usize;
+        MemorySystem {
+            line_bytes: m.l1_line,
+            l1_latency: u64::from(m.l1_latency),
+            l1: vec![Cache::new(m.l1_kb, m.l1_ways, m.l1_line); cores],
+            mshrs: vec![HashMap::new(); cores],
+            mshr_limit: m.l1_mshrs as usize,
+            merge_limit: m.l1_mshr_merge as usize,
+            l2: (m.l2_kb > 0).then(|| Cache::new(m.l2_kb, m.l2_ways, m.l1_line)),
+            l2_latency: u64::from(m.l2_latency),
+            banks: vec![
+                Bank {
+                    queue: VecDeque::new(),
+                    open_row: None,
+                    free_at: 0,
+                };
+                m.dram_banks as usize
+            ],
+            lines_per_row: m.dram_row_bytes / m.l1_line,
+            row_hit: u64::from(m.dram_row_hit),
+            row_switch: u64::from(m.dram_row_conflict - m.dram_row_hit),
+            scheduler: m.dram_scheduler,
+            bytes_per_cycle: m.dram_bytes_per_cycle(),
+            bus_free: 0.0,
+            completions: BinaryHeap::new(),
+            l1_stats: CacheStats::default(),
+            l2_stats: CacheStats::default(),
+            dram_stats: DramStats::default(),
+        }
+    }
+
+    /// The line holding byte `addr`.
+    pub fn line_of(&self, addr: u32) -> u32 {
+        addr / self.line_bytes
+    }
+
+    /// A load of `line` by warp `waiter` of `core`, looked up at cycle `at`.
+    pub fn load(&mut self, core: usize, at: u64, line: u32, waiter: u32) -> Probe {
+        self.l1_stats.loads += 1;
+        if self.l1[core].touch(line) {
+            self.l1_stats.hits += 1;
+            return Probe::Hit {
+                at: at + self.l1_latency,
+            };
+        }
+        let mshrs = &mut self.mshrs[core];
+        if let Some(m) = mshrs.get_mut(&line) {
+            if m.waiters.len() < self.merge_limit {
+                m.waiters.push(waiter);
+                self.l1_stats.misses += 1;
+                self.l1_stats.merged += 1;
+                return Probe::Miss;
+            }
+            self.l1_stats.mshr_full += 1;
+            return Probe::Full;
+        }
+        if mshrs.len() >= self.mshr_limit {
+            self.l1_stats.mshr_full += 1;
+            return Probe::Full;
+        }
+        self.l1_stats.misses += 1;
+        mshrs.insert(
+            line,
+            Mshr {
+                waiters: vec![waiter],
+            },
+        );
+        let arrival = at + self.l1_latency;
+        self.below_l1(core, arrival, line);
+        Probe::Miss
+    }
+
+    /// An L1 miss of `core` reaching the L2 (when there is one) or DRAM at `arrival`.
+    fn below_l1(&mut self, core: usize, arrival: u64, line: u32) {
+        if let Some(l2) = &mut self.l2 {
+            self.l2_stats.loads += 1;
+            if l2.touch(line) {
+                self.l2_stats.hits += 1;
+                self.completions
+                    .push(Reverse((arrival + self.l2_latency, Some(core), line)));
+                return;
+            }
+            self.l2_stats.misses += 1;
+        }
+        let arrival = arrival
+            + if self.l2.is_some() {
+                self.l2_latency
+            } else {
+                0
+            };
+        self.enqueue(Request {
+            line,
+            bytes: self.line_bytes,
+            arrival,
+            reader: Some(core),
+        });
+    }
+
+    /// A store of `bytes` bytes to `line` by `core` at cycle `at`: written through to
+    /// DRAM in 32-byte bursts.
+    pub fn store(&mut self, core: usize, at: u64, line: u32, bytes: u32) {
+        self.l1_stats.stores += 1;
+        self.l1[core].touch(line);
+        if let Some(l2) = &mut self.l2 {
+            self.l2_stats.stores += 1;
+            l2.touch(line);
+        }
+        let bursts = bytes.clamp(1, self.line_bytes).div_ceil(BURST) * BURST;
+        self.enqueue(Request {
+            line,
+            bytes: bursts.min(self.line_bytes),
+            arrival: at + self.l1_latency,
+            reader: None,
+        });
+    }
+
+    fn bank_of(&self, line: u32) -> (usize, u32) {
+        let chunk = line / self.lines_per_row;
+        let banks = self.banks.len() as u32;
+        ((chunk % banks) as usize, chunk / banks)
+    }
+
+    fn enqueue(&mut self, r: Request) {
+        let (bank, _) = self.bank_of(r.line);
+        self.banks[bank].queue.push_back(r);
+    }
+
+    /// Whether `core` could take a new miss now (an MSHR is free).
+    pub fn mshr_free(&self, core: usize) -> bool {
+        self.mshrs[core].len() < self.mshr_limit
+    }
+
+    /// The cycle a bank next decides what to serve: when it is free and a request has
+    /// arrived.
+    fn decision(&self, bank: &Bank) -> Option<u64> {
+        let first = bank.queue.iter().map(|r| r.arrival).min()?;
+        Some(first.max(bank.free_at))
+    }
+
+    /// The next cycle at which something happens below the cores.
+    pub fn next_event(&self) -> Option<u64> {
+        let banks = self.banks.iter().filter_map(|b| self.decision(b));
+        let done = self.completions.peek().map(|Reverse((t, _, _))| *t);
+        banks.chain(done).min()
+    }
+
+    /// Whether nothing is queued or in flight.
+    pub fn idle(&self) -> bool {
+        self.completions.is_empty() && self.banks.iter().all(|b| b.queue.is_empty())
+    }
+
+    /// Runs the banks up to cycle `now` and reports every read completed by then as
+    /// (core, waiting warp, cycle), in completion order.
+    pub fn advance(&mut self, now: u64, done: &mut Vec<(usize, u32, u64)>) {
+        for b in 0..self.banks.len() {
+            while let Some(t) = self.decision(&self.banks[b]) {
+                if t > now {
+                    break;
+                }
+                self.serve(b, t);
+            }
+        }
+        while let Some(&Reverse((t, reader, line))) = self.completions.peek() {
+            if t > now {
+                break;
+            }
+            self.completions.pop();
+            let Some(core) = reader else {
+                continue; // a write's transfer ended
+            };
+            self.l1[core].fill(line);
+            if let Some(m) = self.mshrs[core].remove(&line) {
+                done.extend(m.waiters.into_iter().map(|w| (core, w, t)));
+            }
+        }
+    }
+
+    /// Bank `b` picks a request at cycle `t` and schedules its completion.
+    fn serve(&mut self, b: usize, t: u64) {
+        let lines_per_row = self.lines_per_row;
+        let banks = self.banks.len() as u32;
+        let row_of = |line: u32| line / lines_per_row / banks;
+        let bank = &self.banks[b];
+        let arrived = |r: &Request| r.arrival <= t;
+        let pick = match self.scheduler {
+            DramScheduler::Fcfs => bank.queue.iter().position(arrived),
+            DramScheduler::FrFcfs => bank
+                .queue
+                .iter()
+                .position(|r| arrived(r) && Some(row_of(r.line)) == bank.open_row)
+                .or_else(|| bank.queue.iter().position(arrived)),
+        }
+        .expect("a decision has an arrived request");
+        let r = self.banks[b].queue.remove(pick).expect("picked");
+        let row = row_of(r.line);
+        let bank = &mut self.banks[b];
+        let hit = bank.open_row == Some(row);
+        bank.open_row = Some(row);
+        let latency = self.row_hit + if hit { 0 } else { self.row_switch };
+        let transfer = f64::from(r.bytes) / self.bytes_per_cycle;
+        // The bank is busy for the row switch and the line's burst; the data bus carries
+        // one line at a time at the bandwidth limit.
+        let busy = if hit { 0 } else { self.row_switch } as f64 + transfer;
+        bank.free_at = t + busy.ceil() as u64;
+        let ready = (t + latency) as f64;
+        let end = ready.max(self.bus_free + transfer);
+        self.bus_free = end;
+        let completion = end.ceil() as u64;
+        let stats = &mut self.dram_stats;
+        if hit {
+            stats.row_hits += 1;
+        } else {
+            stats.row_conflicts += 1;
+        }
+        stats.bytes += u64::from(r.bytes);
+        stats.latency_cycles += completion - r.arrival;
+        match r.reader {
+            Some(_) => {
+                stats.reads += 1;
+                if let Some(l2) = &mut self.l2 {
+                    l2.fill(r.line);
+                }
+            }
+            None => stats.writes += 1,
+        }
+        // Writes stay in flight until their transfer ends, so that a run ends after it.
+        self.completions
+            .push(Reverse((completion, r.reader, r.line)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(set: &[&str]) -> Machine {
+        let mut m = Machine::lwm();
+        m.set_all(set).unwrap();
+        m
+    }
+
+    /// Runs until the load of `line` by warp 0 of core 0 completes; its cycle.
+    fn wait(mem: &mut MemorySystem, mut now: u64) -> u64 {
+        let mut done = vec![];
+        loop {
+            mem.advance(now, &mut done);
+            if let Some(&(_, _, t)) = done.first() {
+                return t;
+            }
+            now = mem.next_event().expect("something in flight");
+        }
+    }
+
+    #[test]
+    fn a_miss_takes_the_row_latency_then_hits() {
+        let mut mem = MemorySystem::new(&machine(&[]));
+        assert_eq!(mem.load(0, 10, 5, 0), Probe::Miss);
+        // The first access to a bank opens its row: a conflict (no row open).
+        assert_eq!(wait(&mut mem, 10), 10 + 1 + 300);
+        assert_eq!(mem.load(0, 400, 5, 0), Probe::Hit { at: 401 });
+        // The next line of the same row: a row hit.
+        assert_eq!(mem.load(0, 500, 6, 0), Probe::Miss);
+        assert_eq!(wait(&mut mem, 500), 500 + 1 + 100);
+        assert_eq!(mem.dram_stats.row_hits, 1);
+        assert_eq!(mem.dram_stats.row_conflicts, 1);
+    }
+
+    #[test]
+    fn misses_to_one_line_merge_and_a_full_table_refuses() {
+        let mut mem = MemorySystem::new(&machine(&["l1_mshrs=2", "l1_mshr_merge=2"]));
+        assert_eq!(mem.load(0, 0, 1, 0), Probe::Miss);
+        assert_eq!(mem.load(0, 0, 1, 1), Probe::Miss);
+        assert_eq!(mem.load(0, 0, 1, 2), Probe::Full, "merge limit");
+        assert_eq!(mem.load(0, 0, 2, 3), Probe::Miss);
+        assert_eq!(mem.load(0, 0, 3, 4), Probe::Full, "every MSHR taken");
+        assert!(!mem.mshr_free(0));
+        let mut done = vec![];
+        while !mem.idle() {
+            let t = mem.next_event().unwrap();
+            mem.advance(t, &mut done);
+        }
+        let waiters: Vec<u32> = done.iter().map(|d| d.1).collect();
+        assert_eq!(waiters, [0, 1, 3]);
+        assert!(mem.mshr_free(0));
+        assert_eq!(mem.l1_stats.merged, 1);
+        assert_eq!(mem.l1_stats.mshr_full, 2);
+    }
+
+    #[test]
+    fn a_write_moves_only_the_bursts_it_fills() {
+        let mut mem = MemorySystem::new(&machine(&[]));
+        mem.store(0, 0, 1, 4);
+        mem.store(0, 0, 2, 40);
+        mem.store(0, 0, 3, 128);
+        while !mem.idle() {
+            let t = mem.next_event().unwrap();
+            mem.advance(t, &mut vec![]);
+        }
+        assert_eq!(mem.dram_stats.bytes, 32 + 64 + 128);
+        assert_eq!(mem.dram_stats.writes, 3);
+    }
+
+    #[test]
+    fn lru_evicts_the_least_recently_used_way() {
+        let mut c = Cache::new(1, 2, 128); // 8 lines, 2 ways, 4 sets
+        c.fill(0);
+        c.fill(4);
+        assert!(c.touch(0));
+        c.fill(8); // evicts 4, the least recently used of set 0
+        assert!(c.touch(0) && c.touch(8) && !c.touch(4));
+    }
+
+    #[test]
+    fn fr_fcfs_serves_the_row_hit_first() {
+        for (sched, first) in [("fcfs", 1u32), ("fr-fcfs", 2)] {
+            let mut mem = MemorySystem::new(&machine(&[&format!("dram_scheduler={sched}")]));
+            // Line 0 opens row 0 of bank 0; line 256 is row 1 of bank 0 (32 lines per
+            // row, 8 banks); line 1 is row 0 again.
+            mem.load(0, 0, 0, 0);
+            mem.load(0, 5, 256, 1);
+            mem.load(0, 6, 1, 2);
+            let mut done = vec![];
+            while !mem.idle() {
+                let t = mem.next_event().unwrap();
+                mem.advance(t, &mut done);
+            }
+            assert_eq!(done[1].1, first, "{sched}: {done:?}");
+        }
+    }
+
+    #[test]
+    fn the_bus_spaces_completions_by_the_bandwidth() {
+        // 128 B lines at 8 bytes per cycle: 16 cycles per line.
+        let mut mem = MemorySystem::new(&machine(&["dram_gbps=12", "clock_mhz=1500"]));
+        for line in 0..8 {
+            // One row per bank: 8 lines in 8 banks, all row conflicts started at once.
+            mem.load(0, 0, line * 32, line);
+        }
+        let mut done = vec![];
+        while !mem.idle() {
+            let t = mem.next_event().unwrap();
+            mem.advance(t, &mut done);
+        }
+        let times: Vec<u64> = done.iter().map(|d| d.2).collect();
+        for w in times.windows(2) {
+            assert!(w[1] - w[0] >= 16, "{times:?}");
+        }
+    }
+}

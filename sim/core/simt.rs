@@ -1,0 +1,767 @@
+//! The cycle-level SIMT core: warps of threads that execute at issue (the per-thread
+//! interpreter decides what they compute), timed by the machine's pipeline, units and
+//! memory hierarchy (which decide only when). Built from the golden models: every
+//! warp's [`DivergenceStack`], and the [`RoundRobin`] or [`TwoLevelScheduler`] fetch
+//! scheduler.
+//!
+//! Timing rules (one core, each cycle):
+//! - **Fetch and issue.** The scheduler grants one ready warp; its instruction (the
+//!   stack top's PC, the top's mask) executes in every active thread and enters the
+//!   pipeline. Barrel processing: the warp is ready again `pipeline_depth` cycles later
+//!   at the earliest, when the instruction has completed (LWM §2.1).
+//! - **Occupancy.** Most instructions take the single issue slot for one cycle. A
+//!   special function (divide, remainder, square root) takes ⌈active / `sfu_lanes`⌉
+//!   cycles and `sfu_latency` more to complete. A global memory instruction takes one
+//!   cycle per distinct line its threads touch (the coalescer serves one line per cycle;
+//!   the pipeline stalls behind it, LWM §2.2); private (stack) accesses are banked by
+//!   lane and take `private_latency`.
+//! - **Memory.** Line `i` of an instruction issued at `t` is looked up at
+//!   `t + pipeline_depth - 2 + i`. If any line misses, the warp is put aside until its
+//!   last line arrives (one cycle later it may be fetched again); the pipeline goes on
+//!   with other warps. A line refused for want of an MSHR is replayed when one frees.
+//! - **CTAs.** A CTA takes ⌈cta / warp_size⌉ warp slots of one core and is launched
+//!   when that many are free, CTAs in order, cores in turn. `weft_barrier` holds a warp
+//!   until every warp of its CTA that has not finished arrives.
+//! - **Counts** (LWM §5, CAPRI §5): thread instructions (one per active thread), IPC in
+//!   thread instructions per cycle, the histogram of active lanes per cycle (0 for a
+//!   cycle in which no thread starts on a functional unit), and for every cycle with
+//!   none its reason.
+use crate::core::cfg::{Flow, Reconvergence};
+use crate::core::functional::{is_private, run_setup, start_thread, Launch, Program, ThreadMemory};
+use crate::core::image::Image;
+use crate::core::isa::{Inst, Unit};
+use crate::core::machine::Machine;
+use crate::core::memory::{CacheStats, DramStats, MemorySystem, Probe};
+use crate::core::thread::{Effect, Thread, ThreadEnv, EXIT_PC};
+use crate::lib::divergence_stack::{BranchOutcome, DivergenceStack};
+use crate::sched::two_level_scheduler::{RoundRobin, TwoLevelScheduler};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// One instruction of the kernel as the core needs it.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    inst: Inst,
+    unit: Unit,
+    flow: Flow,
+    reconvergence: Option<Reconvergence>,
+}
+
+/// The analysed kernel: a step for every instruction the CFG reached.
+struct Kernel {
+    lo: u32,
+    steps: Vec<Option<Step>>,
+}
+
+impl Kernel {
+    fn new(program: &Program) -> Result<Kernel, String> {
+        let cfg = program.cfg()?;
+        let lo = cfg.flows.keys().copied().min().unwrap_or(0);
+        let hi = cfg.flows.keys().copied().max().unwrap_or(0);
+        let mut steps = vec![None; ((hi - lo) / 4 + 1) as usize];
+        for (&pc, &flow) in &cfg.flows {
+            let inst = *program.fetch(pc)?;
+            steps[((pc - lo) / 4) as usize] = Some(Step {
+                inst,
+                unit: inst.unit(),
+                flow,
+                reconvergence: cfg.reconvergence_of(pc),
+            });
+        }
+        Ok(Kernel { lo, steps })
+    }
+
+    fn step(&self, pc: u32) -> Result<&Step, String> {
+        pc.checked_sub(self.lo)
+            .filter(|d| d.is_multiple_of(4))
+            .and_then(|d| self.steps.get((d / 4) as usize))
+            .and_then(Option::as_ref)
+            .ok_or_else(|| format!("a warp reached {pc:#x}, outside the analysed kernel"))
+    }
+}
+
+/// One thread's slot in a core.
+struct Slot {
+    thread: Thread,
+    stack: Vec<u8>,
+    /// Return addresses of the calls the thread is in (where `AtReturn` reconverges).
+    calls: Vec<u32>,
+    env: ThreadEnv,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// No CTA.
+    Free,
+    /// Runs; ready when `ready_at` has come.
+    Run,
+    /// Put aside until its lines arrive.
+    Memory,
+    /// At `weft_barrier`.
+    Barrier,
+    /// Every thread returned; the slot frees at `ready_at`.
+    Done,
+}
+
+struct Warp {
+    stack: DivergenceStack,
+    state: State,
+    cta: u32,
+    ready_at: u64,
+    /// Lines of the last instruction still to arrive, and the latest arrival so far.
+    pending: u32,
+    data_at: u64,
+    /// Lines refused for want of an MSHR.
+    replay: Vec<u32>,
+}
+
+/// The fetch scheduler: plain round robin when one group holds every warp.
+enum Scheduler {
+    RoundRobin(RoundRobin),
+    TwoLevel(TwoLevelScheduler),
+}
+
+impl Scheduler {
+    fn grant(&mut self, ready: u64) -> Option<usize> {
+        match self {
+            Scheduler::RoundRobin(s) => {
+                let g = s.outputs(ready);
+                s.clock(false, ready, true);
+                g
+            }
+            Scheduler::TwoLevel(s) => {
+                let g = s.outputs(ready);
+                s.clock(false, ready, true);
+                g.valid.then_some(g.warp)
+            }
+        }
+    }
+}
+
+/// Why no thread started on a functional unit in a cycle.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Stalls {
+    /// The coalescer serves the second and later lines of a memory instruction.
+    pub memory_serialization: u64,
+    /// No warp ready; some wait for memory.
+    pub memory: u64,
+    /// No warp ready; none waits for memory, some wait at a barrier.
+    pub barrier: u64,
+    /// No warp ready; every live warp has its instruction in the pipeline (barrel).
+    pub pipeline: u64,
+    /// No live warp on the core while CTAs are still to come (launch start, CTA
+    /// turnover, a core without work).
+    pub empty: u64,
+    /// Every CTA has finished: the last stores are still being written to DRAM.
+    pub drain: u64,
+}
+
+/// What a timed run counted.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Stats {
+    pub cycles: u64,
+    pub thread_instructions: u64,
+    pub warp_instructions: u64,
+    /// Thread instructions per cycle.
+    pub ipc: f64,
+    /// Active threads per issued warp instruction over the lanes.
+    pub simd_utilisation: f64,
+    /// Thread instructions per warp instruction (LWM Table 2's branch intensity).
+    pub active_threads_per_warp: f64,
+    /// Entry `k`: core cycles in which `k` threads started on a functional unit.
+    pub active_lanes_histogram: Vec<u64>,
+    /// Core cycles with no thread starting (entry 0 of the histogram).
+    pub idle_cycles: u64,
+    /// `idle_cycles` over core cycles (LWM Table 2's idle FU intensity).
+    pub idle_fraction: f64,
+    pub stalls: Stalls,
+    /// Private (per-thread stack) accesses, in warp instructions.
+    pub private_accesses: u64,
+    pub l1: CacheStats,
+    pub l2: CacheStats,
+    pub dram: DramStats,
+    /// DRAM bytes per cycle over the run, and as a share of the limit.
+    pub dram_bytes_per_cycle: f64,
+    pub dram_bandwidth_used: f64,
+}
+
+/// Limits and progress reporting of a run.
+pub struct Options<'a> {
+    pub max_cycles: u64,
+    pub max_instructions: u64,
+    /// Called every few seconds of a long run with (cycle, thread instructions, CTAs
+    /// finished, CTAs).
+    pub progress: &'a mut dyn FnMut(u64, u64, u32, u32),
+}
+
+/// A timed run's result.
+pub struct TimedRun {
+    pub image: Image,
+    pub stats: Stats,
+}
+
+struct Core {
+    id: usize,
+    warp_size: u32,
+    warps: Vec<Warp>,
+    slots: Vec<Slot>,
+    scheduler: Scheduler,
+    /// The issue slot is taken until this cycle.
+    busy_until: u64,
+    ctas: u32,
+    /// Reused per instruction: the global accesses (line, address, bytes), then the
+    /// distinct lines with the distinct bytes accessed in each.
+    lines: Vec<(u32, u32, u32)>,
+}
+
+/// The counters the cores add to.
+#[derive(Default)]
+struct Counts {
+    thread_instructions: u64,
+    warp_instructions: u64,
+    histogram: Vec<u64>,
+    stalls: Stalls,
+    private_accesses: u64,
+    ctas_done: u32,
+}
+
+/// Everything an issue needs besides the core.
+struct Shared<'a> {
+    machine: &'a Machine,
+    kernel: &'a Kernel,
+    image: &'a mut Image,
+    memory: &'a mut MemorySystem,
+    counts: &'a mut Counts,
+}
+
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b
+        })
+    })
+}
+
+impl Core {
+    fn new(id: usize, m: &Machine) -> Core {
+        let warps = m.warps as usize;
+        let scheduler = if m.fetch_group == m.warps {
+            Scheduler::RoundRobin(RoundRobin::new(warps))
+        } else {
+            Scheduler::TwoLevel(TwoLevelScheduler::new(warps, m.fetch_group as usize))
+        };
+        Core {
+            id,
+            warp_size: m.warp_size,
+            warps: (0..warps)
+                .map(|_| Warp {
+                    stack: DivergenceStack::new(m.warp_size as usize, m.stack_entries as usize),
+                    state: State::Free,
+                    cta: 0,
+                    ready_at: 0,
+                    pending: 0,
+                    data_at: 0,
+                    replay: vec![],
+                })
+                .collect(),
+            slots: (0..warps * m.warp_size as usize)
+                .map(|_| Slot {
+                    thread: Thread::new(0),
+                    stack: vec![],
+                    calls: vec![],
+                    env: ThreadEnv::default(),
+                })
+                .collect(),
+            scheduler,
+            busy_until: 0,
+            ctas: 0,
+            lines: vec![],
+        }
+    }
+
+    /// Frees the slots of CTAs whose warps have all finished by `now`; counts them.
+    fn retire(&mut self, now: u64, counts: &mut Counts) {
+        let mut finished: Vec<u32> = vec![];
+        for w in &self.warps {
+            if w.state == State::Done && w.ready_at <= now && !finished.contains(&w.cta) {
+                let cta = w.cta;
+                let all = self
+                    .warps
+                    .iter()
+                    .filter(|v| v.state != State::Free && v.cta == cta)
+                    .all(|v| v.state == State::Done && v.ready_at <= now);
+                if all {
+                    finished.push(cta);
+                }
+            }
+        }
+        for cta in finished {
+            for w in &mut self.warps {
+                if w.state == State::Done && w.cta == cta {
+                    w.state = State::Free;
+                }
+            }
+            self.ctas -= 1;
+            counts.ctas_done += 1;
+        }
+    }
+
+    /// Launches CTA `cta` if enough warp slots are free.
+    fn launch(&mut self, cta: u32, launch: Launch, image: &Image, now: u64) -> bool {
+        let ws = self.warp_size;
+        let need = launch.cta.div_ceil(ws) as usize;
+        let free: Vec<usize> = (0..self.warps.len())
+            .filter(|&w| self.warps[w].state == State::Free)
+            .take(need)
+            .collect();
+        if free.len() < need {
+            return false;
+        }
+        for (k, &w) in free.iter().enumerate() {
+            let first = k as u32 * ws;
+            let threads = (launch.cta - first).min(ws);
+            for lane in 0..threads {
+                let slot = &mut self.slots[w * ws as usize + lane as usize];
+                slot.thread = start_thread(image, image.kernel);
+                slot.stack.fill(0);
+                slot.calls.clear();
+                slot.env = launch.env(cta * launch.cta + first + lane);
+            }
+            let mask = if threads == 64 {
+                u64::MAX
+            } else {
+                (1u64 << threads) - 1
+            };
+            let warp = &mut self.warps[w];
+            warp.stack.reset();
+            warp.stack.init(mask, u64::from(image.kernel));
+            warp.state = State::Run;
+            warp.cta = cta;
+            warp.ready_at = now;
+            warp.pending = 0;
+            warp.replay.clear();
+        }
+        self.ctas += 1;
+        true
+    }
+
+    fn ready_mask(&self, now: u64) -> u64 {
+        self.warps
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.state == State::Run && w.ready_at <= now)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The next cycle at which this core's state changes by itself.
+    fn next_event(&self, now: u64) -> Option<u64> {
+        let warps = self
+            .warps
+            .iter()
+            .filter(|w| matches!(w.state, State::Run | State::Done) && w.ready_at > now)
+            .map(|w| w.ready_at);
+        let busy = (self.busy_until > now).then_some(self.busy_until);
+        warps.chain(busy).min()
+    }
+
+    /// Why nothing is ready: counted for `cycles` cycles.
+    fn stall(&self, cycles: u64, launched_all: bool, stalls: &mut Stalls) {
+        let has = |s: State| self.warps.iter().any(|w| w.state == s);
+        let reason = if has(State::Memory) {
+            &mut stalls.memory
+        } else if has(State::Barrier) {
+            &mut stalls.barrier
+        } else if has(State::Run) {
+            &mut stalls.pipeline
+        } else if launched_all && self.ctas == 0 {
+            &mut stalls.drain
+        } else {
+            &mut stalls.empty
+        };
+        *reason += cycles;
+    }
+
+    /// Line arrivals for warp `w`.
+    fn arrived(&mut self, w: usize, at: u64) {
+        let warp = &mut self.warps[w];
+        warp.pending -= 1;
+        warp.data_at = warp.data_at.max(at);
+        self.wake(w);
+    }
+
+    /// A warp put aside for memory goes on when every line is in.
+    fn wake(&mut self, w: usize) {
+        let warp = &mut self.warps[w];
+        if warp.state == State::Memory && warp.pending == 0 && warp.replay.is_empty() {
+            warp.state = State::Run;
+            warp.ready_at = warp.ready_at.max(warp.data_at + 1);
+        }
+    }
+
+    /// Retries refused lines while MSHRs are free.
+    fn replay(&mut self, now: u64, memory: &mut MemorySystem) {
+        for w in 0..self.warps.len() {
+            while let Some(&line) = self.warps[w].replay.first() {
+                if !memory.mshr_free(self.id) {
+                    return;
+                }
+                let warp = &mut self.warps[w];
+                match memory.load(self.id, now, line, w as u32) {
+                    Probe::Hit { at } => warp.data_at = warp.data_at.max(at),
+                    Probe::Miss => warp.pending += 1,
+                    Probe::Full => return,
+                }
+                self.warps[w].replay.remove(0);
+                self.wake(w);
+            }
+        }
+    }
+
+    /// Issues warp `w`'s instruction at cycle `now`.
+    fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> Result<(), String> {
+        let ws = self.warp_size as usize;
+        let top = self.warps[w].stack.outputs();
+        let pc = top.pc as u32;
+        let step = *sh.kernel.step(pc)?;
+        let mut taken = 0u64;
+        let mut barrier = false;
+        let mut private = false;
+        let mut store = false;
+        self.lines.clear();
+        for lane in bits(top.mask) {
+            let slot = &mut self.slots[w * ws + lane];
+            if slot.thread.pc != pc {
+                return Err(format!(
+                    "internal: thread {} is at {:#x} but its warp issues {pc:#x}",
+                    slot.env.tid, slot.thread.pc
+                ));
+            }
+            let mut memory = ThreadMemory {
+                image: sh.image,
+                stack: &mut slot.stack,
+            };
+            let effect = slot
+                .thread
+                .step(&step.inst, &mut memory, &slot.env)
+                .map_err(|f| format!("thread {}: {f}", slot.env.tid))?;
+            match effect {
+                Effect::Branch { taken: true } => taken |= 1 << lane,
+                Effect::Load { addr, size } | Effect::Store { addr, size } => {
+                    store = matches!(effect, Effect::Store { .. });
+                    if is_private(addr) {
+                        private = true;
+                    } else {
+                        self.lines.push((sh.memory.line_of(addr), addr, size));
+                    }
+                }
+                Effect::Barrier => barrier = true,
+                _ => {}
+            }
+            match step.flow {
+                Flow::Call { .. } => slot.calls.push(pc.wrapping_add(4)),
+                Flow::Return => {
+                    slot.calls.pop();
+                }
+                _ => {}
+            }
+        }
+        let active = top.mask.count_ones();
+        let first = self.slots[w * ws + top.mask.trailing_zeros() as usize]
+            .thread
+            .pc;
+        let c = &mut *sh.counts;
+        c.thread_instructions += u64::from(active);
+        c.warp_instructions += 1;
+
+        // The divergence stack follows the threads.
+        let warp = &mut self.warps[w];
+        if step.inst.is_branch() {
+            let rpc = match step.reconvergence {
+                Some(Reconvergence::At(p)) => p,
+                Some(Reconvergence::AtReturn) | None => {
+                    let lane = top.mask.trailing_zeros() as usize;
+                    *self.slots[w * ws + lane].calls.last().unwrap_or(&EXIT_PC)
+                }
+            };
+            let target = pc.wrapping_add(step.inst.imm as u32);
+            let outcome = warp.stack.branch(
+                taken,
+                u64::from(target),
+                u64::from(pc.wrapping_add(4)),
+                u64::from(rpc),
+            );
+            if outcome == Some(BranchOutcome::Overflow) {
+                return Err(format!(
+                    "the divergence stack of {} entries overflowed at the branch at {pc:#x}; raise stack_entries",
+                    warp.stack.entries().len()
+                ));
+            }
+        } else {
+            if let Some(lane) = bits(top.mask).find(|&l| self.slots[w * ws + l].thread.pc != first)
+            {
+                return Err(format!(
+                    "`{}` at {pc:#x}: threads {} and {} of one warp went to different places ({:#x}, {first:#x}); the model cannot follow an indirect jump that diverges",
+                    step.inst.mnemonic(),
+                    self.slots[w * ws + lane].env.tid,
+                    self.slots[w * ws + top.mask.trailing_zeros() as usize].env.tid,
+                    self.slots[w * ws + lane].thread.pc
+                ));
+            }
+            warp.stack.advance(u64::from(first));
+        }
+
+        // Timing.
+        let m = sh.machine;
+        let depth = u64::from(m.pipeline_depth);
+        let histogram = &mut c.histogram;
+        let (occupancy, mut ready_at) = match step.unit {
+            Unit::Sfu => {
+                let per = m.sfu_lanes;
+                let cycles = active.div_ceil(per);
+                for k in 0..cycles {
+                    histogram[(active - k * per).min(per) as usize] += 1;
+                }
+                let cycles = u64::from(cycles);
+                (cycles, now + depth + cycles - 1 + u64::from(m.sfu_latency))
+            }
+            Unit::Memory if !self.lines.is_empty() => {
+                // The coalescer: one access per distinct line, with the bytes written.
+                self.lines.sort_unstable();
+                self.lines.dedup_by_key(|a| a.1);
+                self.lines.dedup_by(|next, kept| {
+                    let same = next.0 == kept.0;
+                    if same {
+                        kept.2 += next.2;
+                    }
+                    same
+                });
+                let n = self.lines.len() as u64;
+                histogram[active as usize] += 1;
+                c.stalls.memory_serialization += n - 1;
+                let mut data_at = now + depth - 1;
+                for (i, &(line, _, bytes)) in self.lines.iter().enumerate() {
+                    let at = now + depth - 2 + i as u64;
+                    if store {
+                        sh.memory.store(self.id, at, line, bytes);
+                        continue;
+                    }
+                    match sh.memory.load(self.id, at, line, w as u32) {
+                        Probe::Hit { at } => data_at = data_at.max(at),
+                        Probe::Miss => warp.pending += 1,
+                        Probe::Full => warp.replay.push(line),
+                    }
+                }
+                warp.data_at = data_at;
+                if private {
+                    c.private_accesses += 1;
+                }
+                (n, (now + depth + n - 1).max(data_at + 1))
+            }
+            Unit::Memory => {
+                histogram[active as usize] += 1;
+                c.private_accesses += 1;
+                (1, now + depth + u64::from(m.private_latency) - 1)
+            }
+            _ => {
+                histogram[active as usize] += 1;
+                (1, now + depth)
+            }
+        };
+        if step.unit == Unit::Memory && (warp.pending > 0 || !warp.replay.is_empty()) {
+            warp.state = State::Memory;
+        }
+        self.busy_until = now + occupancy;
+
+        let top = warp.stack.outputs();
+        if top.pc == u64::from(EXIT_PC) {
+            if top.depth != 1 {
+                return Err(format!(
+                    "internal: threads left the kernel at {pc:#x} inside a divergent region"
+                ));
+            }
+            // Stores are written through; a finished warp waits for no load.
+            ready_at = ready_at.max(warp.data_at + 1);
+            warp.state = State::Done;
+        }
+        warp.ready_at = ready_at;
+        if barrier {
+            warp.state = State::Barrier;
+        }
+        // An arrival, or a warp that finished, may complete its CTA's barrier.
+        if barrier || warp.state == State::Done {
+            let cta = warp.cta;
+            self.release_barrier(cta);
+        }
+        Ok(())
+    }
+
+    /// Lets CTA `cta` through its barrier when every unfinished warp of it has arrived.
+    fn release_barrier(&mut self, cta: u32) {
+        let of_cta = |w: &&mut Warp| w.cta == cta && !matches!(w.state, State::Free | State::Done);
+        if self
+            .warps
+            .iter_mut()
+            .filter(of_cta)
+            .all(|w| w.state == State::Barrier)
+        {
+            for w in self.warps.iter_mut().filter(of_cta) {
+                w.state = State::Run;
+            }
+        }
+    }
+}
+
+/// Runs `weft_setup` functionally, then the launch on the machine.
+pub fn run(
+    program: Program,
+    launch: Launch,
+    machine: &Machine,
+    options: Options,
+) -> Result<TimedRun, String> {
+    machine.check()?;
+    let kernel = Kernel::new(&program)?;
+    let ws = machine.warp_size;
+    let need = launch.cta.div_ceil(ws);
+    if need > machine.warps {
+        return Err(format!(
+            "a CTA of {} threads needs {need} warps of {ws}; the core has {}",
+            launch.cta, machine.warps
+        ));
+    }
+    let Program { mut image, code } = program;
+    run_setup(&code, &mut image, launch, options.max_instructions)?;
+    let mut memory = MemorySystem::new(machine);
+    let mut cores: Vec<Core> = (0..machine.cores as usize)
+        .map(|i| Core::new(i, machine))
+        .collect();
+    let mut counts = Counts {
+        histogram: vec![0; machine.lanes as usize + 1],
+        ..Counts::default()
+    };
+    let total_ctas = launch.threads / launch.cta;
+    let mut next_cta = 0;
+    let mut next_core = 0;
+    let mut now = 0u64;
+    let mut arrivals = vec![];
+    let started = Instant::now();
+    let mut last_progress = started;
+    loop {
+        memory.advance(now, &mut arrivals);
+        for (core, warp, at) in arrivals.drain(..) {
+            cores[core].arrived(warp as usize, at);
+        }
+        for core in &mut cores {
+            core.replay(now, &mut memory);
+            core.retire(now, &mut counts);
+        }
+        // CTAs in order, to the cores in turn.
+        while next_cta < total_ctas {
+            let n = cores.len();
+            let Some(k) = (0..n)
+                .map(|k| (next_core + k) % n)
+                .find(|&k| cores[k].launch(next_cta, launch, &image, now))
+            else {
+                break;
+            };
+            next_cta += 1;
+            next_core = (k + 1) % n;
+        }
+        if next_cta == total_ctas && counts.ctas_done == total_ctas && memory.idle() {
+            break;
+        }
+        let mut issued = false;
+        for core in &mut cores {
+            if core.busy_until > now {
+                continue;
+            }
+            let ready = core.ready_mask(now);
+            let Some(w) = core.scheduler.grant(ready) else {
+                continue;
+            };
+            let mut shared = Shared {
+                machine,
+                kernel: &kernel,
+                image: &mut image,
+                memory: &mut memory,
+                counts: &mut counts,
+            };
+            core.issue(w, now, &mut shared)?;
+            issued = true;
+        }
+        if counts.thread_instructions > options.max_instructions {
+            return Err(format!(
+                "stopped after {} thread instructions at cycle {now} (--max-instructions)",
+                options.max_instructions
+            ));
+        }
+        // Nothing issued: sleep until something changes.
+        let next = if issued {
+            now + 1
+        } else {
+            let events = cores.iter().filter_map(|c| c.next_event(now));
+            events
+                .chain(memory.next_event())
+                .min()
+                .unwrap_or(now + 1)
+                .max(now + 1)
+        };
+        for core in &cores {
+            if core.busy_until <= now && core.ready_mask(now) == 0 {
+                core.stall(next - now, next_cta == total_ctas, &mut counts.stalls);
+            }
+        }
+        now = next;
+        if now > options.max_cycles {
+            return Err(format!(
+                "stopped at cycle {} (--max-cycles), {} of {total_ctas} CTAs finished",
+                options.max_cycles, counts.ctas_done
+            ));
+        }
+        if counts.warp_instructions & 0xfff == 0 && last_progress.elapsed() > Duration::from_secs(2)
+        {
+            last_progress = Instant::now();
+            (options.progress)(
+                now,
+                counts.thread_instructions,
+                counts.ctas_done,
+                total_ctas,
+            );
+        }
+    }
+    Ok(TimedRun {
+        image,
+        stats: stats(machine, now, counts, &memory),
+    })
+}
+
+fn stats(m: &Machine, cycles: u64, mut c: Counts, memory: &MemorySystem) -> Stats {
+    let core_cycles = cycles * u64::from(m.cores);
+    let busy: u64 = c.histogram[1..].iter().sum();
+    c.histogram[0] = core_cycles - busy;
+    let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    let bytes_per_cycle = ratio(memory.dram_stats.bytes as f64, cycles as f64);
+    Stats {
+        cycles,
+        thread_instructions: c.thread_instructions,
+        warp_instructions: c.warp_instructions,
+        ipc: ratio(c.thread_instructions as f64, cycles as f64),
+        simd_utilisation: ratio(
+            c.thread_instructions as f64,
+            (c.warp_instructions * u64::from(m.lanes)) as f64,
+        ),
+        active_threads_per_warp: ratio(c.thread_instructions as f64, c.warp_instructions as f64),
+        idle_cycles: c.histogram[0],
+        idle_fraction: ratio(c.histogram[0] as f64, core_cycles as f64),
+        active_lanes_histogram: c.histogram,
+        stalls: c.stalls,
+        private_accesses: c.private_accesses,
+        l1: memory.l1_stats.clone(),
+        l2: memory.l2_stats.clone(),
+        dram: memory.dram_stats.clone(),
+        dram_bytes_per_cycle: bytes_per_cycle,
+        dram_bandwidth_used: bytes_per_cycle / m.dram_bytes_per_cycle(),
+    }
+}

@@ -1,0 +1,267 @@
+//! `weft run`: a C kernel (or its RV32IMF ELF) on the core model (shared/CORE.md §2).
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use weft_sim::core::functional::{self, Launch, Program};
+use weft_sim::core::image::Image;
+use weft_sim::core::machine::{Machine, KEYS};
+use weft_sim::core::simt::{self, Options, Stats};
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// `KERNEL.c` (compiled with clang for RV32IMF) or a prebuilt `KERNEL.elf`.
+    #[arg(required_unless_present = "list_keys")]
+    kernel: Option<PathBuf>,
+    /// A machine preset (lwm) or a TOML file of machine keys.
+    #[arg(long, default_value = "lwm")]
+    machine: String,
+    /// Override one machine key: KEY=VALUE (repeatable; see --list-keys).
+    #[arg(long = "set")]
+    sets: Vec<String>,
+    /// List the machine keys with their meaning and the machine's value, and exit.
+    #[arg(long)]
+    list_keys: bool,
+    /// Threads of the launch (default: the kernel's WEFT_LAUNCH).
+    #[arg(long)]
+    threads: Option<u32>,
+    /// Threads per CTA (default: the kernel's WEFT_LAUNCH).
+    #[arg(long)]
+    cta: Option<u32>,
+    /// Print this symbol's bytes after the run (`SYMBOL <hex>`); repeatable.
+    #[arg(long)]
+    dump: Vec<String>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Only the functional run (every thread's results, no timing).
+    #[arg(long)]
+    functional: bool,
+    /// Stop with an error after this many thread instructions.
+    #[arg(long, default_value_t = 2_000_000_000)]
+    max_instructions: u64,
+    /// Stop with an error after this many cycles.
+    #[arg(long, default_value_t = 1_000_000_000)]
+    max_cycles: u64,
+}
+
+/// The machine `--machine NAME|FILE.toml` and `--set KEY=VALUE`... describe.
+pub fn machine(name: &str, sets: &[String]) -> Result<Machine, String> {
+    let mut m = if name.ends_with(".toml") {
+        let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
+        Machine::from_toml(&text).map_err(|e| format!("{name}: {e}"))?
+    } else {
+        Machine::preset(name)?
+    };
+    m.set_all(sets).map_err(|e| format!("--set: {e}"))?;
+    Ok(m)
+}
+
+pub fn run(args: RunArgs) -> Result<(), String> {
+    let machine = machine(&args.machine, &args.sets)?;
+    if args.list_keys {
+        let values = machine.values();
+        let width = KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        for ((key, meaning), (_, value)) in KEYS.iter().zip(values) {
+            println!("{key:width$}  {value:>8}  {meaning}");
+        }
+        return Ok(());
+    }
+    let kernel = args.kernel.as_deref().expect("clap requires KERNEL");
+    let elf = weft_flow::kernel::load(kernel)?;
+    let image = Image::from_elf(&elf).map_err(|e| format!("{}: {e}", kernel.display()))?;
+    let launch = match (args.threads, args.cta, image.launch) {
+        (Some(t), Some(c), _) => Launch::new(t, c)?,
+        (t, c, Some((lt, lc))) => Launch::new(t.unwrap_or(lt), c.unwrap_or(lc))?,
+        _ => {
+            return Err(format!(
+                "{} has no WEFT_LAUNCH: give --threads and --cta",
+                kernel.display()
+            ))
+        }
+    };
+    let start = Instant::now();
+    let in_kernel = |e: String| format!("{}: {e}", kernel.display());
+    let program = Program::new(image);
+    let (image, stats) = if args.functional {
+        let r = functional::run(program, launch, args.max_instructions).map_err(in_kernel)?;
+        (r.image, None)
+    } else {
+        let mut progress = |cycle: u64, instructions: u64, done: u32, ctas: u32| {
+            eprintln!(
+                "  cycle {cycle}, {instructions} thread instructions, {done} of {ctas} CTAs done, {:.0} s",
+                start.elapsed().as_secs_f64()
+            )
+        };
+        let options = Options {
+            max_cycles: args.max_cycles,
+            max_instructions: args.max_instructions,
+            progress: &mut progress,
+        };
+        let r = simt::run(program, launch, &machine, options).map_err(in_kernel)?;
+        (r.image, Some(r.stats))
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let dumps: Vec<(String, String)> = args
+        .dump
+        .iter()
+        .map(|name| {
+            image.symbol_bytes(name).map(|b| {
+                let hex: String = b.iter().map(|byte| format!("{byte:02x}")).collect();
+                (name.clone(), hex)
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    if args.json {
+        print_json(kernel, launch, &machine, stats.as_ref(), &dumps, seconds)
+    } else {
+        print_text(
+            kernel,
+            launch,
+            &args.machine,
+            &machine,
+            stats.as_ref(),
+            seconds,
+        );
+        for (name, hex) in dumps {
+            println!("{name} {hex}");
+        }
+        Ok(())
+    }
+}
+
+fn print_json(
+    kernel: &Path,
+    launch: Launch,
+    machine: &Machine,
+    stats: Option<&Stats>,
+    dumps: &[(String, String)],
+    seconds: f64,
+) -> Result<(), String> {
+    let mut out = serde_json::json!({
+        "kernel": kernel.display().to_string(),
+        "threads": launch.threads,
+        "cta": launch.cta,
+        "timing": if stats.is_some() { "simt" } else { "functional" },
+        "machine": serde_json::to_value(machine).map_err(|e| e.to_string())?,
+        "seconds": seconds,
+        "cycles": null,
+        "thread_instructions": null,
+        "warp_instructions": null,
+        "ipc": null,
+    });
+    if let Some(s) = stats {
+        let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
+        out.as_object_mut()
+            .expect("an object")
+            .extend(value.as_object().expect("stats are an object").clone());
+    }
+    out["dumps"] = dumps
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    println!("{out}");
+    Ok(())
+}
+
+fn print_text(
+    kernel: &Path,
+    launch: Launch,
+    name: &str,
+    m: &Machine,
+    stats: Option<&Stats>,
+    seconds: f64,
+) {
+    println!(
+        "{}: {} threads in CTAs of {}",
+        kernel.display(),
+        launch.threads,
+        launch.cta
+    );
+    let Some(s) = stats else {
+        println!("functional run (no timing) in {seconds:.2} s");
+        return;
+    };
+    let scheduler = if m.fetch_group == m.warps {
+        "round robin".to_string()
+    } else {
+        format!("two-level, fetch groups of {}", m.fetch_group)
+    };
+    println!(
+        "machine {name}: {} core(s) of {} lanes, {} warps of {}, {:?} divergence, {scheduler}",
+        m.cores, m.lanes, m.warps, m.warp_size, m.divergence
+    );
+    let pct = |a: u64, b: u64| {
+        if b > 0 {
+            100.0 * a as f64 / b as f64
+        } else {
+            0.0
+        }
+    };
+    println!("cycles               {}", s.cycles);
+    println!("thread instructions  {}", s.thread_instructions);
+    println!("warp instructions    {}", s.warp_instructions);
+    println!(
+        "IPC                  {:.3} (of {} lanes)",
+        s.ipc,
+        m.lanes * m.cores
+    );
+    println!("SIMD utilisation     {:.1}%", 100.0 * s.simd_utilisation);
+    println!("active threads/warp  {:.2}", s.active_threads_per_warp);
+    let st = &s.stalls;
+    println!(
+        "idle cycles          {} ({:.1}%): memory serialization {}, memory {}, barrier {}, pipeline {}, empty {}, drain {}",
+        s.idle_cycles,
+        100.0 * s.idle_fraction,
+        st.memory_serialization,
+        st.memory,
+        st.barrier,
+        st.pipeline,
+        st.empty,
+        st.drain
+    );
+    let histogram: Vec<String> = s
+        .active_lanes_histogram
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(k, n)| format!("{k}:{n}"))
+        .collect();
+    println!("active lanes         {}", histogram.join(" "));
+    println!("private accesses     {}", s.private_accesses);
+    for (level, c) in [("L1", &s.l1), ("L2", &s.l2)] {
+        if level == "L2" && m.l2_kb == 0 {
+            continue;
+        }
+        println!(
+            "{level}                   {} loads, {} hits ({:.1}%), {} misses ({} merged), {} MSHR-full replays, {} stores",
+            c.loads,
+            c.hits,
+            pct(c.hits, c.loads),
+            c.misses,
+            c.merged,
+            c.mshr_full,
+            c.stores
+        );
+    }
+    let d = &s.dram;
+    println!(
+        "DRAM                 {} reads, {} writes, {} row hits, {} row conflicts, {:.1} bytes/cycle ({:.1}% of {:.1}), mean latency {:.0} cycles",
+        d.reads,
+        d.writes,
+        d.row_hits,
+        d.row_conflicts,
+        s.dram_bytes_per_cycle,
+        100.0 * s.dram_bandwidth_used,
+        m.dram_bytes_per_cycle(),
+        if d.reads + d.writes > 0 {
+            d.latency_cycles as f64 / (d.reads + d.writes) as f64
+        } else {
+            0.0
+        }
+    );
+    println!(
+        "simulated in {seconds:.2} s ({:.0} warp instructions/s)",
+        s.warp_instructions as f64 / seconds.max(1e-9)
+    );
+}
