@@ -5,7 +5,6 @@
 //! medium, <20 high).
 use clap::Args;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 use weft_sim::core::functional::{Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::Machine;
@@ -79,6 +78,7 @@ pub struct WorkloadsArgs {
 struct Row {
     name: String,
     stats: Stats,
+    /// Host seconds of the timed part.
     seconds: f64,
 }
 
@@ -94,11 +94,11 @@ fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
     let (threads, cta) = image
         .launch
         .ok_or_else(|| in_kernel("no WEFT_LAUNCH".into()))?;
-    let start = Instant::now();
     let options = Options {
         max_cycles: u64::MAX,
         max_instructions: u64::MAX,
         progress: &mut |_, _, _, _| {},
+        trace: None,
     };
     let run = simt::run(
         Program::new(image),
@@ -107,12 +107,11 @@ fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
         options,
     )
     .map_err(in_kernel)?;
-    let seconds = start.elapsed().as_secs_f64();
-    eprintln!("  {name}: {seconds:.1} s");
+    eprintln!("  {name}: {:.2} s", run.seconds);
     Ok(Row {
         name,
         stats: run.stats,
-        seconds,
+        seconds: run.seconds,
     })
 }
 
@@ -134,8 +133,8 @@ pub fn run(args: WorkloadsArgs) -> Result<(), String> {
     );
     let rows = weft_flow::jobs::parallel(&paths, 2, |p| run_one(p, &machine));
     let rows: Vec<Row> = rows.into_iter().collect::<Result<_, _>>()?;
-    println!("| workload | thread instr. | cycles | IPC | SIMD util. | idle FU | active thr./warp | L1 miss | DRAM B/cycle (of limit) | branch class (paper) | idle class (paper) | s |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|");
+    println!("| workload | thread instr. | cycles | IPC | SIMD util. | idle FU | active thr./warp | L1 miss | DRAM B/cycle (of limit) | branch class (paper) | idle class (paper) | host s | warp instr./s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|");
     for r in &rows {
         let s = &r.stats;
         let paper = PAPER_CLASSES.iter().find(|(n, _, _)| *n == r.name);
@@ -150,7 +149,7 @@ pub fn run(args: WorkloadsArgs) -> Result<(), String> {
             0.0
         };
         println!(
-            "| {} | {} | {} | {:.2} | {:.1}% | {:.1}% | {:.1} | {:.1}% | {:.1} ({:.1}%) | {} | {} | {:.1} |",
+            "| {} | {} | {} | {:.2} | {:.1}% | {:.1}% | {:.1} | {:.1}% | {:.1} ({:.1}%) | {} | {} | {:.2} | {:.0} |",
             r.name,
             s.thread_instructions,
             s.cycles,
@@ -166,7 +165,8 @@ pub fn run(args: WorkloadsArgs) -> Result<(), String> {
                 paper.map(|p| p.1)
             ),
             classes(Class::of_idle(s.idle_fraction), paper.map(|p| p.2)),
-            r.seconds
+            r.seconds,
+            s.warp_instructions as f64 / r.seconds.max(1e-9)
         );
     }
     Ok(())

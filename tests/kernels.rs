@@ -125,6 +125,7 @@ fn timed(name: &str, sets: &[&str]) -> (Image, Stats) {
         max_cycles: 1 << 40,
         max_instructions: LIMIT,
         progress: &mut |_, _, _, _| {},
+        trace: None,
     };
     let run = simt::run(
         Program::new(image),
@@ -659,4 +660,75 @@ fn lwm_workloads_match_their_oracle_on_the_baseline() {
 #[test]
 fn full_lwm_workloads_match_their_oracle_on_every_variant_machine() {
     weft_flow::jobs::parallel(&lwm_workloads(), 2, |name| check_workload(name, VARIANTS));
+}
+
+/// `weft run --vcd` writes the core's state per cycle: the cycles with an issuing warp
+/// are the warp instructions, their active lanes sum to the thread instructions, and
+/// every warp's state is one of the six codes.
+#[test]
+fn run_writes_the_core_state_as_a_vcd() {
+    let dir = scratch("vcd");
+    let path = dir.join("cta_sum.vcd");
+    let out = weft(&[
+        "run",
+        "kernels/micro/cta_sum.c",
+        "--json",
+        "--vcd",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut parser = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let header = parser.parse_header().unwrap();
+    let id = |path: &[&str]| {
+        header
+            .find_var(path)
+            .unwrap_or_else(|| panic!("{path:?}"))
+            .code
+    };
+    let valid = id(&["gpu", "core0", "issue_valid"]);
+    let lanes = id(&["gpu", "core0", "active_lanes"]);
+    let states: Vec<vcd::IdCode> = (0..32)
+        .map(|w| id(&["gpu", "core0", &format!("warp{w:02}_state")]))
+        .collect();
+    let number = |bits: &[vcd::Value]| {
+        bits.iter()
+            .fold(0u64, |n, b| n << 1 | u64::from(*b == vcd::Value::V1))
+    };
+    let (mut t, mut valid_now, mut lanes_now) = (0u64, 0u64, 0u64);
+    let (mut issue_cycles, mut thread_instructions) = (0u64, 0u64);
+    let cycles = v["cycles"].as_u64().unwrap();
+    for command in parser {
+        let (at, change) = match command.unwrap() {
+            vcd::Command::Timestamp(at) => (Some(at), None),
+            vcd::Command::ChangeScalar(i, b) => (None, Some((i, u64::from(b == vcd::Value::V1)))),
+            vcd::Command::ChangeVector(i, bits) => (None, Some((i, number(&bits)))),
+            _ => (None, None),
+        };
+        if let Some(at) = at {
+            assert!(
+                at >= t && at <= cycles,
+                "time {at} after {t}, run of {cycles}"
+            );
+            issue_cycles += valid_now * (at - t);
+            thread_instructions += valid_now * lanes_now * (at - t);
+            t = at;
+        }
+        if let Some((i, n)) = change {
+            if i == valid {
+                valid_now = n;
+            } else if i == lanes {
+                lanes_now = n;
+            } else if states.contains(&i) {
+                assert!(n <= 5, "warp state code {n}");
+            }
+        }
+    }
+    issue_cycles += valid_now * (cycles - t);
+    thread_instructions += valid_now * lanes_now * (cycles - t);
+    assert_eq!(issue_cycles, v["warp_instructions"].as_u64().unwrap());
+    assert_eq!(
+        thread_instructions,
+        v["thread_instructions"].as_u64().unwrap()
+    );
 }

@@ -283,9 +283,27 @@ impl MemorySystem {
         ((chunk % banks) as usize, chunk / banks)
     }
 
+    /// Queues `r` at its bank, in arrival order (ties in the order they came).
     fn enqueue(&mut self, r: Request) {
         let (bank, _) = self.bank_of(r.line);
-        self.banks[bank].queue.push_back(r);
+        let queue = &mut self.banks[bank].queue;
+        let at = queue.len()
+            - queue
+                .iter()
+                .rev()
+                .take_while(|q| q.arrival > r.arrival)
+                .count();
+        queue.insert(at, r);
+    }
+
+    /// MSHRs of `core` in use.
+    pub fn mshrs_in_use(&self, core: usize) -> usize {
+        self.mshrs[core].len()
+    }
+
+    /// Requests waiting in the DRAM banks' queues.
+    pub fn dram_queued(&self) -> usize {
+        self.banks.iter().map(|b| b.queue.len()).sum()
     }
 
     /// Whether `core` could take a new miss now (an MSHR is free).
@@ -296,8 +314,7 @@ impl MemorySystem {
     /// The cycle a bank next decides what to serve: when it is free and a request has
     /// arrived.
     fn decision(&self, bank: &Bank) -> Option<u64> {
-        let first = bank.queue.iter().map(|r| r.arrival).min()?;
-        Some(first.max(bank.free_at))
+        Some(bank.queue.front()?.arrival.max(bank.free_at))
     }
 
     /// The next cycle at which something happens below the cores.
@@ -344,16 +361,16 @@ impl MemorySystem {
         let banks = self.banks.len() as u32;
         let row_of = |line: u32| line / lines_per_row / banks;
         let bank = &self.banks[b];
-        let arrived = |r: &Request| r.arrival <= t;
+        // The queue is in arrival order: the oldest request has arrived by `t`.
         let pick = match self.scheduler {
-            DramScheduler::Fcfs => bank.queue.iter().position(arrived),
+            DramScheduler::Fcfs => 0,
             DramScheduler::FrFcfs => bank
                 .queue
                 .iter()
-                .position(|r| arrived(r) && Some(row_of(r.line)) == bank.open_row)
-                .or_else(|| bank.queue.iter().position(arrived)),
-        }
-        .expect("a decision has an arrived request");
+                .take_while(|r| r.arrival <= t)
+                .position(|r| Some(row_of(r.line)) == bank.open_row)
+                .unwrap_or(0),
+        };
         let r = self.banks[b].queue.remove(pick).expect("picked");
         let row = row_of(r.line);
         let bank = &mut self.banks[b];

@@ -7,7 +7,8 @@
 //! - [`functional`]: the whole launch without timing, the reference of every timed run;
 //! - [`cfg`]: the control-flow graph and every branch's reconvergence point;
 //! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
-//! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it.
+//! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it;
+//!   [`trace`]: its per-cycle state as a VCD.
 pub mod cfg;
 pub mod functional;
 pub mod image;
@@ -16,3 +17,4 @@ pub mod machine;
 pub mod memory;
 pub mod simt;
 pub mod thread;
+pub mod trace;

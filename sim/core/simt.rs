@@ -33,6 +33,7 @@ use crate::core::isa::{Inst, Unit};
 use crate::core::machine::Machine;
 use crate::core::memory::{CacheStats, DramStats, MemorySystem, Probe};
 use crate::core::thread::{Effect, Thread, ThreadEnv, EXIT_PC};
+use crate::core::trace::{Sample, Trace, WarpState};
 use crate::lib::divergence_stack::{BranchOutcome, DivergenceStack};
 use crate::sched::two_level_scheduler::{RoundRobin, TwoLevelScheduler};
 use serde::Serialize;
@@ -192,12 +193,16 @@ pub struct Options<'a> {
     /// Called every few seconds of a long run with (cycle, thread instructions, CTAs
     /// finished, CTAs).
     pub progress: &'a mut dyn FnMut(u64, u64, u32, u32),
+    /// Receives the state of every cycle the model visits (`--vcd`).
+    pub trace: Option<&'a mut dyn Trace>,
 }
 
 /// A timed run's result.
 pub struct TimedRun {
     pub image: Image,
     pub stats: Stats,
+    /// Host seconds of the timed part (after `weft_setup`): the simulator's speed.
+    pub seconds: f64,
 }
 
 struct Core {
@@ -209,6 +214,10 @@ struct Core {
     /// The issue slot is taken until this cycle.
     busy_until: u64,
     ctas: u32,
+    /// The earliest cycle at which a finished warp may complete its CTA.
+    retire_at: u64,
+    /// Whether some warp has lines to replay.
+    replaying: bool,
     /// Reused per instruction: the global accesses (line, address, bytes), then the
     /// distinct lines with the distinct bytes accessed in each.
     lines: Vec<(u32, u32, u32)>,
@@ -278,12 +287,24 @@ impl Core {
             scheduler,
             busy_until: 0,
             ctas: 0,
+            retire_at: u64::MAX,
+            replaying: false,
             lines: vec![],
         }
     }
 
     /// Frees the slots of CTAs whose warps have all finished by `now`; counts them.
     fn retire(&mut self, now: u64, counts: &mut Counts) {
+        if self.retire_at > now {
+            return;
+        }
+        self.retire_at = self
+            .warps
+            .iter()
+            .filter(|w| w.state == State::Done && w.ready_at > now)
+            .map(|w| w.ready_at)
+            .min()
+            .unwrap_or(u64::MAX);
         let mut finished: Vec<u32> = vec![];
         for w in &self.warps {
             if w.state == State::Done && w.ready_at <= now && !finished.contains(&w.cta) {
@@ -403,6 +424,10 @@ impl Core {
 
     /// Retries refused lines while MSHRs are free.
     fn replay(&mut self, now: u64, memory: &mut MemorySystem) {
+        if !self.replaying {
+            return;
+        }
+        self.replaying = self.warps.iter().any(|w| !w.replay.is_empty());
         for w in 0..self.warps.len() {
             while let Some(&line) = self.warps[w].replay.first() {
                 if !memory.mshr_free(self.id) {
@@ -420,8 +445,23 @@ impl Core {
         }
     }
 
-    /// Issues warp `w`'s instruction at cycle `now`.
-    fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> Result<(), String> {
+    /// Every warp's state at `now`, as the trace shows it.
+    fn states(&self, now: u64) -> Vec<WarpState> {
+        self.warps
+            .iter()
+            .map(|w| match w.state {
+                State::Free => WarpState::Free,
+                State::Run if w.ready_at <= now => WarpState::Ready,
+                State::Run => WarpState::Pipeline,
+                State::Memory => WarpState::Memory,
+                State::Barrier => WarpState::Barrier,
+                State::Done => WarpState::Done,
+            })
+            .collect()
+    }
+
+    /// Issues warp `w`'s instruction at cycle `now`; its active lanes.
+    fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> Result<u32, String> {
         let ws = self.warp_size as usize;
         let top = self.warps[w].stack.outputs();
         let pc = top.pc as u32;
@@ -551,7 +591,10 @@ impl Core {
                     match sh.memory.load(self.id, at, line, w as u32) {
                         Probe::Hit { at } => data_at = data_at.max(at),
                         Probe::Miss => warp.pending += 1,
-                        Probe::Full => warp.replay.push(line),
+                        Probe::Full => {
+                            warp.replay.push(line);
+                            self.replaying = true;
+                        }
                     }
                 }
                 warp.data_at = data_at;
@@ -585,6 +628,7 @@ impl Core {
             // Stores are written through; a finished warp waits for no load.
             ready_at = ready_at.max(warp.data_at + 1);
             warp.state = State::Done;
+            self.retire_at = self.retire_at.min(ready_at);
         }
         warp.ready_at = ready_at;
         if barrier {
@@ -595,7 +639,7 @@ impl Core {
             let cta = warp.cta;
             self.release_barrier(cta);
         }
-        Ok(())
+        Ok(active)
     }
 
     /// Lets CTA `cta` through its barrier when every unfinished warp of it has arrived.
@@ -633,6 +677,7 @@ pub fn run(
     }
     let Program { mut image, code } = program;
     run_setup(&code, &mut image, launch, options.max_instructions)?;
+    let timed = Instant::now();
     let mut memory = MemorySystem::new(machine);
     let mut cores: Vec<Core> = (0..machine.cores as usize)
         .map(|i| Core::new(i, machine))
@@ -648,6 +693,7 @@ pub fn run(
     let mut arrivals = vec![];
     let started = Instant::now();
     let mut last_progress = started;
+    let mut options = options;
     loop {
         memory.advance(now, &mut arrivals);
         for (core, warp, at) in arrivals.drain(..) {
@@ -674,22 +720,36 @@ pub fn run(
         }
         let mut issued = false;
         for core in &mut cores {
-            if core.busy_until > now {
-                continue;
+            let mut issue = None;
+            if core.busy_until <= now {
+                let ready = core.ready_mask(now);
+                if let Some(w) = core.scheduler.grant(ready) {
+                    let mut shared = Shared {
+                        machine,
+                        kernel: &kernel,
+                        image: &mut image,
+                        memory: &mut memory,
+                        counts: &mut counts,
+                    };
+                    issue = Some((w, core.issue(w, now, &mut shared)?));
+                    issued = true;
+                }
             }
-            let ready = core.ready_mask(now);
-            let Some(w) = core.scheduler.grant(ready) else {
-                continue;
-            };
-            let mut shared = Shared {
-                machine,
-                kernel: &kernel,
-                image: &mut image,
-                memory: &mut memory,
-                counts: &mut counts,
-            };
-            core.issue(w, now, &mut shared)?;
-            issued = true;
+            if let Some(trace) = options.trace.as_deref_mut() {
+                let sample = Sample {
+                    issued: issue,
+                    warps: &core.states(now),
+                    mshrs: memory.mshrs_in_use(core.id),
+                };
+                trace
+                    .core(now, core.id, &sample)
+                    .map_err(|e| format!("writing the trace: {e}"))?;
+            }
+        }
+        if let Some(trace) = options.trace.as_deref_mut() {
+            trace
+                .dram(now, memory.dram_queued())
+                .map_err(|e| format!("writing the trace: {e}"))?;
         }
         if counts.thread_instructions > options.max_instructions {
             return Err(format!(
@@ -734,6 +794,7 @@ pub fn run(
     Ok(TimedRun {
         image,
         stats: stats(machine, now, counts, &memory),
+        seconds: timed.elapsed().as_secs_f64(),
     })
 }
 
