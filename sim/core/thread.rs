@@ -323,7 +323,7 @@ impl Thread {
             } else {
                 u32::from(inst.rm)
             };
-            Rounding::from_bits(mode).ok_or(format!("rounding mode {mode} is reserved"))
+            Rounding::from_bits(mode).ok_or_else(|| format!("rounding mode {mode} is reserved"))
         };
         let mut flags = 0;
         match inst.op {
