@@ -105,6 +105,7 @@ const VARIANTS: &[&[&str]] = &[
     &["cores=2", "l2_kb=64"],
     &["l1_mshrs=1", "l1_mshr_merge=1", "dram_scheduler=fr-fcfs"],
     &["l1_kb=1", "l1_ways=1", "dram_gbps=4", "sfu_latency=0"],
+    &["scoreboard=true", "fetch_group=4"],
 ];
 
 /// A machine too small to hold every CTA at once: CTAs wait for free warps.
@@ -251,7 +252,12 @@ fn branches_calls_and_copies_match_the_native_run() {
 
 #[test]
 fn timing_micro_kernels_match_the_native_run() {
-    for name in ["micro/branch_aligned", "micro/branch_split", "micro/stream"] {
+    for name in [
+        "micro/branch_aligned",
+        "micro/branch_split",
+        "micro/stream",
+        "micro/ilp",
+    ] {
         assert_matches_native(name);
     }
     // The chain's addresses depend on where the build puts `mem`: no native oracle.
@@ -301,6 +307,7 @@ fn every_kernel_has_a_control_flow_graph() {
         "micro/branch_split",
         "micro/chase",
         "micro/stream",
+        "micro/ilp",
     ] {
         let program = Program::new(device_image(name));
         let cfg = program.cfg().unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -733,5 +740,32 @@ fn run_writes_the_core_state_as_a_vcd() {
     assert_eq!(
         thread_instructions,
         v["thread_instructions"].as_u64().unwrap()
+    );
+}
+
+/// One warp with four independent multiply-add chains: barrel processing issues one
+/// instruction per pipeline pass; the scoreboard overlaps the chains, yet never issues
+/// an instruction before its operands are written (each chain's multiply then add takes
+/// two pipeline passes per iteration).
+#[test]
+fn a_scoreboard_overlaps_independent_instructions_and_respects_dependences() {
+    let (_, barrel) = timed("micro/ilp", &[]);
+    let (_, scoreboard) = timed("micro/ilp", &["scoreboard=true"]);
+    assert_eq!(barrel.thread_instructions, scoreboard.thread_instructions);
+    let depth = u64::from(Machine::lwm().pipeline_depth);
+    assert!(
+        barrel.cycles >= barrel.warp_instructions * depth,
+        "barrel: one instruction per pass"
+    );
+    assert!(
+        scoreboard.cycles * 10 <= barrel.cycles * 7,
+        "scoreboard {} cycles, barrel {}",
+        scoreboard.cycles,
+        barrel.cycles
+    );
+    assert!(
+        scoreboard.cycles >= 256 * 2 * depth,
+        "256 iterations of a multiply-add chain: {}",
+        scoreboard.cycles
     );
 }

@@ -125,6 +125,13 @@ pub struct Inst {
     pub imm: i32,
 }
 
+/// What an instruction reads and writes (see [`Inst::registers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Registers {
+    pub reads: [Option<u8>; 3],
+    pub write: Option<u8>,
+}
+
 /// A word the model does not run, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported {
@@ -376,6 +383,36 @@ impl Inst {
         matches!(self.op, Op::Sb | Op::Sh | Op::Sw | Op::Fsw)
     }
 
+    /// The registers the instruction reads and the one it writes, as a scoreboard sees
+    /// them: 0..=31 are `x0..x31`, 32..=63 are `f0..f31`; `x0` is left out.
+    pub fn registers(&self) -> Registers {
+        use Op::*;
+        let x = |r: u8| (r != 0).then_some(r);
+        let f = |r: u8| Some(32 + r);
+        let (rd, rs1, rs2, rs3) = (self.rd, self.rs1, self.rs2, self.rs3);
+        let (reads, write) = match self.op {
+            Lui | Auipc | Jal => ([None, None, None], x(rd)),
+            Jalr | Lb | Lh | Lw | Lbu | Lhu | Addi | Slti | Sltiu | Xori | Ori | Andi | Slli
+            | Srli | Srai | Csrrw | Csrrs | Csrrc => ([x(rs1), None, None], x(rd)),
+            Csrrwi | Csrrsi | Csrrci => ([None, None, None], x(rd)),
+            Beq | Bne | Blt | Bge | Bltu | Bgeu | Sb | Sh | Sw => ([x(rs1), x(rs2), None], None),
+            Add | Sub | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Mul | Mulh | Mulhsu
+            | Mulhu | Div | Divu | Rem | Remu => ([x(rs1), x(rs2), None], x(rd)),
+            Fence | Ecall | Ebreak => ([None, None, None], None),
+            Flw => ([x(rs1), None, None], f(rd)),
+            Fsw => ([x(rs1), f(rs2), None], None),
+            FmaddS | FmsubS | FnmsubS | FnmaddS => ([f(rs1), f(rs2), f(rs3)], f(rd)),
+            FaddS | FsubS | FmulS | FdivS | FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS => {
+                ([f(rs1), f(rs2), None], f(rd))
+            }
+            FsqrtS => ([f(rs1), None, None], f(rd)),
+            FcvtWS | FcvtWuS | FmvXW | FclassS => ([f(rs1), None, None], x(rd)),
+            FeqS | FltS | FleS => ([f(rs1), f(rs2), None], x(rd)),
+            FcvtSW | FcvtSWu | FmvWX => ([x(rs1), None, None], f(rd)),
+        };
+        Registers { reads, write }
+    }
+
     /// The unit this instruction occupies.
     pub fn unit(&self) -> Unit {
         use Op::*;
@@ -421,5 +458,43 @@ impl fmt::Display for Inst {
             self.rs2,
             self.imm
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(op: Op, rd: u8, rs1: u8, rs2: u8, rs3: u8) -> Inst {
+        Inst {
+            op,
+            rd,
+            rs1,
+            rs2,
+            rs3,
+            rm: 0,
+            imm: 0,
+        }
+    }
+
+    #[test]
+    fn registers_name_the_right_file_and_leave_out_x0() {
+        let r = inst(Op::FmaddS, 1, 2, 3, 4).registers();
+        assert_eq!(
+            (r.reads, r.write),
+            ([Some(34), Some(35), Some(36)], Some(33))
+        );
+        let r = inst(Op::Add, 0, 1, 2, 0).registers();
+        assert_eq!((r.reads, r.write), ([Some(1), Some(2), None], None));
+        let r = inst(Op::Fsw, 0, 6, 5, 0).registers();
+        assert_eq!((r.reads, r.write), ([Some(6), Some(37), None], None));
+        let r = inst(Op::FcvtWS, 7, 8, 0, 0).registers();
+        assert_eq!((r.reads, r.write), ([Some(40), None, None], Some(7)));
+        let r = inst(Op::FcvtSW, 7, 8, 0, 0).registers();
+        assert_eq!((r.reads, r.write), ([Some(8), None, None], Some(39)));
+        let r = inst(Op::Csrrs, 10, 0, 0, 0).registers();
+        assert_eq!((r.reads, r.write), ([None, None, None], Some(10)));
+        let r = inst(Op::Bne, 0, 3, 0, 0).registers();
+        assert_eq!((r.reads, r.write), ([Some(3), None, None], None));
     }
 }

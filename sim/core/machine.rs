@@ -38,6 +38,7 @@ pub struct Machine {
     pub lwm_memory_opt: bool,
     pub lwm_jump_opt: bool,
     pub stack_entries: u32,
+    pub scoreboard: bool,
     pub pipeline_depth: u32,
     pub sfu_lanes: u32,
     pub sfu_latency: u32,
@@ -77,6 +78,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("lwm_memory_opt", "lwm: a global memory instruction issues one row per sub-warp"),
     ("lwm_jump_opt", "lwm: an unconditional jump issues as one sub-warp"),
     ("stack_entries", "divergence stack entries per warp"),
+    (
+        "scoreboard",
+        "false: barrel processing (a warp is fetched again when its instruction completes); true: a warp issues its next instruction once the registers it reads and writes are written (loads outstanding, one at a time)",
+    ),
     (
         "pipeline_depth",
         "pipeline stages from fetch to writeback: a warp is fetched again this many cycles after its last fetch at the earliest (barrel processing)",
@@ -129,6 +134,7 @@ impl Machine {
             lwm_memory_opt: true,
             lwm_jump_opt: true,
             stack_entries: 64,
+            scoreboard: false,
             pipeline_depth: 7,
             sfu_lanes: 8,
             sfu_latency: 8,

@@ -8,7 +8,12 @@
 //! - **Fetch and issue.** The scheduler grants one ready warp; its instruction (the
 //!   stack top's PC, the top's mask) executes in every active thread and enters the
 //!   pipeline. Barrel processing: the warp is ready again `pipeline_depth` cycles later
-//!   at the earliest, when the instruction has completed (LWM §2.1).
+//!   at the earliest, when the instruction has completed (LWM §2.1). With
+//!   `scoreboard = true` (the later machines' rule, GPGPU-Sim's scoreboard) a warp
+//!   issues again the next cycle once the registers its next instruction reads and
+//!   writes are written (a result when its instruction completes, a load when its
+//!   lines arrive); branches, jumps and barriers wait until they resolve, and a warp has
+//!   one load outstanding at a time.
 //! - **Occupancy.** Most instructions take the single issue slot for one cycle. A
 //!   special function (divide, remainder, square root) takes ⌈active / `sfu_lanes`⌉
 //!   cycles and `sfu_latency` more to complete. A global memory instruction takes one
@@ -29,7 +34,7 @@
 use crate::core::cfg::{Flow, Reconvergence};
 use crate::core::functional::{is_private, run_setup, start_thread, Launch, Program, ThreadMemory};
 use crate::core::image::Image;
-use crate::core::isa::{Inst, Unit};
+use crate::core::isa::{Inst, Op, Registers, Unit};
 use crate::core::machine::Machine;
 use crate::core::memory::{CacheStats, DramStats, MemorySystem, Probe};
 use crate::core::thread::{Effect, Thread, ThreadEnv, EXIT_PC};
@@ -44,6 +49,7 @@ use std::time::{Duration, Instant};
 struct Step {
     inst: Inst,
     unit: Unit,
+    registers: Registers,
     flow: Flow,
     reconvergence: Option<Reconvergence>,
 }
@@ -65,6 +71,7 @@ impl Kernel {
             steps[((pc - lo) / 4) as usize] = Some(Step {
                 inst,
                 unit: inst.unit(),
+                registers: inst.registers(),
                 flow,
                 reconvergence: cfg.reconvergence_of(pc),
             });
@@ -114,6 +121,11 @@ struct Warp {
     data_at: u64,
     /// Lines refused for want of an MSHR.
     replay: Vec<u32>,
+    /// Scoreboard: the cycle each register (`x0..x31`, then `f0..f31`) is written,
+    /// `u64::MAX` while a load fetches it.
+    regs: [u64; 64],
+    /// Scoreboard: the register the outstanding load writes.
+    load_reg: Option<u8>,
 }
 
 /// The fetch scheduler: plain round robin when one group holds every warp.
@@ -208,6 +220,8 @@ pub struct TimedRun {
 struct Core {
     id: usize,
     warp_size: u32,
+    /// Issue rule: a scoreboard, or barrel processing.
+    scoreboard: bool,
     warps: Vec<Warp>,
     slots: Vec<Slot>,
     scheduler: Scheduler,
@@ -265,6 +279,7 @@ impl Core {
         Core {
             id,
             warp_size: m.warp_size,
+            scoreboard: m.scoreboard,
             warps: (0..warps)
                 .map(|_| Warp {
                     stack: DivergenceStack::new(m.warp_size as usize, m.stack_entries as usize),
@@ -274,6 +289,8 @@ impl Core {
                     pending: 0,
                     data_at: 0,
                     replay: vec![],
+                    regs: [0; 64],
+                    load_reg: None,
                 })
                 .collect(),
             slots: (0..warps * m.warp_size as usize)
@@ -364,28 +381,69 @@ impl Core {
             warp.ready_at = now;
             warp.pending = 0;
             warp.replay.clear();
+            warp.regs = [0; 64];
+            warp.load_reg = None;
         }
         self.ctas += 1;
         true
     }
 
-    fn ready_mask(&self, now: u64) -> u64 {
-        self.warps
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| w.state == State::Run && w.ready_at <= now)
-            .fold(0, |m, (i, _)| m | 1 << i)
+    /// The first cycle warp `w` may issue as things stand (`u64::MAX`: not by itself).
+    /// Barrel processing: when its last instruction has completed. Scoreboard: when the
+    /// registers its next instruction reads and writes are written; a warp with a load
+    /// outstanding issues no other memory instruction, return or CSR access (so that it
+    /// cannot finish or wait at a barrier with a load in flight).
+    fn eligible_at(&self, w: usize, kernel: &Kernel) -> u64 {
+        let warp = &self.warps[w];
+        match warp.state {
+            State::Run => {}
+            State::Memory if self.scoreboard => {}
+            _ => return u64::MAX,
+        }
+        if !self.scoreboard {
+            return warp.ready_at;
+        }
+        let Ok(step) = kernel.step(warp.stack.outputs().pc as u32) else {
+            return warp.ready_at; // the issue reports it
+        };
+        let csr = matches!(
+            step.inst.op,
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
+        );
+        if warp.state == State::Memory
+            && (step.unit == Unit::Memory || step.flow == Flow::Return || csr)
+        {
+            return u64::MAX;
+        }
+        let r = step.registers;
+        r.reads
+            .into_iter()
+            .chain([r.write])
+            .flatten()
+            .map(|reg| warp.regs[reg as usize])
+            .fold(warp.ready_at, u64::max)
+    }
+
+    fn ready_mask(&self, now: u64, kernel: &Kernel) -> u64 {
+        (0..self.warps.len())
+            .filter(|&w| self.eligible_at(w, kernel) <= now)
+            .fold(0, |m, w| m | 1 << w)
     }
 
     /// The next cycle at which this core's state changes by itself.
-    fn next_event(&self, now: u64) -> Option<u64> {
-        let warps = self
+    fn next_event(&self, now: u64, kernel: &Kernel) -> Option<u64> {
+        let eligible = (0..self.warps.len()).map(|w| self.eligible_at(w, kernel));
+        let done = self
             .warps
             .iter()
-            .filter(|w| matches!(w.state, State::Run | State::Done) && w.ready_at > now)
+            .filter(|w| w.state == State::Done)
             .map(|w| w.ready_at);
-        let busy = (self.busy_until > now).then_some(self.busy_until);
-        warps.chain(busy).min()
+        let busy = [self.busy_until];
+        eligible
+            .chain(done)
+            .chain(busy)
+            .filter(|&t| t > now && t != u64::MAX)
+            .min()
     }
 
     /// Why nothing is ready: counted for `cycles` cycles.
@@ -418,7 +476,13 @@ impl Core {
         let warp = &mut self.warps[w];
         if warp.state == State::Memory && warp.pending == 0 && warp.replay.is_empty() {
             warp.state = State::Run;
-            warp.ready_at = warp.ready_at.max(warp.data_at + 1);
+            if self.scoreboard {
+                if let Some(r) = warp.load_reg.take() {
+                    warp.regs[r as usize] = warp.data_at + 1;
+                }
+            } else {
+                warp.ready_at = warp.ready_at.max(warp.data_at + 1);
+            }
         }
     }
 
@@ -613,10 +677,28 @@ impl Core {
                 (1, now + depth)
             }
         };
-        if step.unit == Unit::Memory && (warp.pending > 0 || !warp.replay.is_empty()) {
+        let waits = step.unit == Unit::Memory && (warp.pending > 0 || !warp.replay.is_empty());
+        if waits {
             warp.state = State::Memory;
         }
         self.busy_until = now + occupancy;
+        // The scoreboard: the result is there when the instruction completes, a loaded
+        // value when its lines arrive; the warp may issue again next cycle, after a
+        // branch, jump or barrier once it has resolved.
+        let completes = ready_at;
+        if self.scoreboard {
+            if let Some(r) = step.registers.write {
+                if waits {
+                    warp.regs[r as usize] = u64::MAX;
+                    warp.load_reg = Some(r);
+                } else {
+                    warp.regs[r as usize] = completes;
+                }
+            }
+            if !(step.unit == Unit::Control || barrier) {
+                ready_at = now + 1;
+            }
+        }
 
         let top = warp.stack.outputs();
         if top.pc == u64::from(EXIT_PC) {
@@ -626,7 +708,7 @@ impl Core {
                 ));
             }
             // Stores are written through; a finished warp waits for no load.
-            ready_at = ready_at.max(warp.data_at + 1);
+            ready_at = completes.max(warp.data_at + 1);
             warp.state = State::Done;
             self.retire_at = self.retire_at.min(ready_at);
         }
@@ -722,7 +804,7 @@ pub fn run(
         for core in &mut cores {
             let mut issue = None;
             if core.busy_until <= now {
-                let ready = core.ready_mask(now);
+                let ready = core.ready_mask(now, &kernel);
                 if let Some(w) = core.scheduler.grant(ready) {
                     let mut shared = Shared {
                         machine,
@@ -761,7 +843,7 @@ pub fn run(
         let next = if issued {
             now + 1
         } else {
-            let events = cores.iter().filter_map(|c| c.next_event(now));
+            let events = cores.iter().filter_map(|c| c.next_event(now, &kernel));
             events
                 .chain(memory.next_event())
                 .min()
@@ -769,7 +851,7 @@ pub fn run(
                 .max(now + 1)
         };
         for core in &cores {
-            if core.busy_until <= now && core.ready_mask(now) == 0 {
+            if core.busy_until <= now && core.ready_mask(now, &kernel) == 0 {
                 core.stall(next - now, next_cta == total_ctas, &mut counts.stalls);
             }
         }
