@@ -10,7 +10,7 @@ use weft_flow::fpga::{self, Device, FpgaOptions};
 use weft_flow::jobs::on_big_stack;
 use weft_flow::report::{self, Design, Known, Overview, ReportOptions};
 use weft_flow::tools::YOSYS;
-use weft_flow::{area, lint};
+use weft_flow::{area, asic, lint};
 use weft_testbenches::cosim::{self, Simulator};
 use weft_testbenches::presets::{self, Preset};
 use weft_testbenches::run::{run, Outputs};
@@ -48,7 +48,9 @@ enum Command {
         presets: Vec<String>,
     },
     /// Yosys synthesis per preset: cells, flip-flops, RAM bits, 2-input gates, logic
-    /// depth, transistor estimate, Xilinx LUTs and flip-flops.
+    /// depth, transistor estimate, Xilinx LUTs and flip-flops; and on a standard-cell
+    /// library: area in µm², cells, flip-flops, critical path and maximum clock
+    /// (OpenSTA with constraints/weft.sdc).
     Area {
         #[arg(long, default_value = "verilog_out")]
         dir: PathBuf,
@@ -57,6 +59,9 @@ enum Command {
         /// Stop each preset's Yosys run after this many minutes (default: no limit).
         #[arg(long)]
         synth_minutes: Option<u64>,
+        /// The cell library of the ASIC figures: osu018, osu035, or none.
+        #[arg(long, default_value = "osu018")]
+        asic: String,
         presets: Vec<String>,
     },
     /// iCE40 synthesis, place and route of a preset inside an I/O harness: logic cells,
@@ -302,6 +307,7 @@ fn dispatch(command: Command) -> Result<(), String> {
             dir,
             json,
             synth_minutes,
+            asic,
             presets,
         } => {
             let limit = minutes(synth_minutes)?;
@@ -317,10 +323,18 @@ fn dispatch(command: Command) -> Result<(), String> {
                 .map(|(p, f)| (p.name, f.as_path()))
                 .collect();
             let (rows, stopped) = area::areas(&designs, limit, 2)?;
+            let cells = asic_figures(&asic, &designs, limit)?;
             if json {
+                let mut values = serde_json::to_value(&rows).map_err(|e| e.to_string())?;
+                for v in values.as_array_mut().expect("rows are an array") {
+                    let name = v["preset"].as_str().unwrap_or_default().to_string();
+                    if let Some((_, Some(f))) = cells.iter().find(|(n, _)| *n == name) {
+                        v["asic"] = serde_json::to_value(f).map_err(|e| e.to_string())?;
+                    }
+                }
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+                    serde_json::to_string_pretty(&values).map_err(|e| e.to_string())?
                 );
                 // JSON holds measured rows only; a stopped run is named on stderr.
                 for s in stopped {
@@ -330,6 +344,9 @@ fn dispatch(command: Command) -> Result<(), String> {
                 print!("{}", area::table(&rows));
                 for s in stopped {
                     println!("{s}");
+                }
+                if !cells.is_empty() {
+                    print!("{}", asic::table(&cells));
                 }
             }
             Ok(())
@@ -488,4 +505,28 @@ fn dispatch(command: Command) -> Result<(), String> {
             }
         }
     }
+}
+
+/// `weft area`'s cell-library figures per design (`None`: stopped by the limit); none
+/// when `library` is `none`. A missing library or OpenSTA is named on stderr and the
+/// other figures still print.
+fn asic_figures(
+    library: &str,
+    designs: &[(&str, &Path)],
+    limit: Option<Duration>,
+) -> Result<Vec<(String, Option<asic::AsicFigures>)>, String> {
+    if library == "none" {
+        return Ok(vec![]);
+    }
+    let library = asic::Library::by_name(library)?;
+    if let Err(missing) = library.find().and_then(|_| asic::OPENSTA.find()) {
+        eprintln!("no cell-library figures: {missing}");
+        return Ok(vec![]);
+    }
+    let sdc = Path::new("constraints/weft.sdc");
+    let results = weft_flow::jobs::parallel(designs, 2, |(name, file)| {
+        let dir = Path::new("target/asic").join(name);
+        asic::asic_figures(name, file, library, sdc, &dir, limit).map(|f| (name.to_string(), f))
+    });
+    results.into_iter().collect()
 }

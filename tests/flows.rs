@@ -420,3 +420,68 @@ fn a_changed_preset_is_measured_if_small_and_deferred_if_large() {
         "{deferred}"
     );
 }
+
+/// One small preset through the whole ASIC flow: mapped to OSU 0.18 µm cells (the same
+/// flip-flops as the generic synthesis), timed by OpenSTA against the committed SDC; the
+/// 0.35 µm library gives a larger and slower block.
+#[test]
+fn the_asic_flow_maps_a_preset_to_cells_and_times_it() {
+    let figures = |library: &str| {
+        let rows = json(&weft(&[
+            "area",
+            "--json",
+            "--asic",
+            library,
+            "sub_warp_unit_4x8",
+        ]));
+        rows[0].clone()
+    };
+    let row = figures("osu018");
+    let asic = &row["asic"];
+    assert_eq!(asic["library"], "osu018", "{row}");
+    assert_eq!(asic["flip_flops"], row["flip_flops"], "{row}");
+    let area = asic["area_um2"].as_f64().unwrap();
+    let path = asic["critical_path_ns"].as_f64().unwrap();
+    let fmax = asic["fmax_mhz"].as_f64().unwrap();
+    assert!(area > 0.0 && asic["cells"].as_u64().unwrap() > 0, "{row}");
+    assert!(path > 0.1 && path < 10.0, "{row}");
+    assert!((fmax * path - 1000.0).abs() < 1e-6, "{row}");
+    let coarse = figures("osu035");
+    let coarse = &coarse["asic"];
+    assert!(
+        coarse["area_um2"].as_f64().unwrap() > 2.0 * area,
+        "{coarse}"
+    );
+    assert!(
+        coarse["critical_path_ns"].as_f64().unwrap() > path,
+        "{coarse}"
+    );
+}
+
+/// Without the cell library the other figures still print, and the message names the
+/// commands that fetch it.
+#[test]
+fn a_missing_cell_library_is_named_and_the_other_figures_still_print() {
+    let dir = scratch("no-library");
+    let verilog = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog_out");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "area",
+            "--json",
+            "--dir",
+            verilog.to_str().unwrap(),
+            "capri_decision",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("cell library is missing") && t.contains("apt-get download qflow-tech-osu018"),
+        "{t}"
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows[0]["flip_flops"], 0, "{rows}");
+    assert!(rows[0].get("asic").is_none(), "{rows}");
+}

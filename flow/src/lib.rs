@@ -1,10 +1,11 @@
 //! weft-flow: everything weft does with the open tools, none of it needing rust-hdl.
 //! Yosys, Verilator, Icarus and nextpnr runs with time limits ([`tools`]), the export
-//! gate ([`lint`]), area ([`area`]), the iCE40 flow ([`fpga`]), the published report
+//! gate ([`lint`]), area ([`area`]), standard-cell area and timing ([`asic`]), the iCE40 flow ([`fpga`]), the published report
 //! and its cache ([`report`]), the co-simulation replay ([`cosim`]), the one Verilog
 //! port reader and export naming ([`verilog`]), and the one job pool ([`jobs`]).
 
 pub mod area;
+pub mod asic;
 pub mod cosim;
 pub mod fpga;
 pub mod jobs;
