@@ -4,14 +4,72 @@
 //!
 //! Cycle semantics: `outputs()` is what the stack shows this cycle; `clock()` applies
 //! a rising edge with this cycle's inputs (priority reset > init > branch > advance).
+//!
+//! The mask is a `u64` (one warp of up to 64 lanes, the RTL's) or a `Vec<u64>` of rows
+//! (a large warp, LWM §3.1: row `r` bit `c` is the thread in row `r`, lane `c`): the
+//! same stack serves both (SPEC §2.4).
+use std::fmt::Debug;
+
+/// An active mask the stack can hold.
+pub trait Mask: Clone + PartialEq + Eq + Default + Debug {
+    fn and(&self, other: &Self) -> Self;
+    fn and_not(&self, other: &Self) -> Self;
+    fn is_empty(&self) -> bool;
+    /// Only the first `lanes` lanes (of every row).
+    fn limit(&self, lanes: usize) -> Self;
+}
+
+fn lane_bits(lanes: usize) -> u64 {
+    if lanes >= 64 {
+        u64::MAX
+    } else {
+        (1 << lanes) - 1
+    }
+}
+
+impl Mask for u64 {
+    fn and(&self, other: &u64) -> u64 {
+        self & other
+    }
+    fn and_not(&self, other: &u64) -> u64 {
+        self & !other
+    }
+    fn is_empty(&self) -> bool {
+        *self == 0
+    }
+    fn limit(&self, lanes: usize) -> u64 {
+        self & lane_bits(lanes)
+    }
+}
+
+/// Rows of a large warp. Masks of different lengths combine as if the shorter one had
+/// empty rows.
+impl Mask for Vec<u64> {
+    fn and(&self, other: &Vec<u64>) -> Vec<u64> {
+        (0..self.len())
+            .map(|r| self[r] & other.get(r).copied().unwrap_or(0))
+            .collect()
+    }
+    fn and_not(&self, other: &Vec<u64>) -> Vec<u64> {
+        (0..self.len())
+            .map(|r| self[r] & !other.get(r).copied().unwrap_or(0))
+            .collect()
+    }
+    fn is_empty(&self) -> bool {
+        self.iter().all(|&row| row == 0)
+    }
+    fn limit(&self, lanes: usize) -> Vec<u64> {
+        self.iter().map(|row| row & lane_bits(lanes)).collect()
+    }
+}
 
 /// One stack entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Entry {
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Entry<M = u64> {
     /// Reconvergence PC: the entry pops when its `pc` reaches this.
     pub rpc: u64,
     /// Active mask (bit `c` = lane `c`).
-    pub mask: u64,
+    pub mask: M,
     /// Execute PC.
     pub pc: u64,
 }
@@ -34,9 +92,9 @@ pub struct Inputs {
 
 /// What the stack shows in one cycle.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Outputs {
+pub struct Outputs<M = u64> {
     pub pc: u64,
-    pub mask: u64,
+    pub mask: M,
     pub rpc: u64,
     pub depth: usize,
     pub overflow: bool,
@@ -54,14 +112,15 @@ pub enum BranchOutcome {
 }
 
 #[derive(Clone, Debug)]
-pub struct DivergenceStack {
+pub struct DivergenceStack<M = u64> {
     lanes: usize,
     depth: usize,
-    entries: Vec<Entry>,
+    entries: Vec<Entry<M>>,
     overflow: bool,
 }
 
-impl DivergenceStack {
+impl<M: Mask> DivergenceStack<M> {
+    /// A stack of `depth` entries for warps of `lanes` lanes (per row).
     pub fn new(lanes: usize, depth: usize) -> Self {
         assert!((1..=64).contains(&lanes), "1..=64 lanes");
         assert!(depth >= 1, "at least the base entry");
@@ -73,16 +132,8 @@ impl DivergenceStack {
         }
     }
 
-    fn lane_bits(&self) -> u64 {
-        if self.lanes == 64 {
-            u64::MAX
-        } else {
-            (1 << self.lanes) - 1
-        }
-    }
-
-    pub fn outputs(&self) -> Outputs {
-        let top = self.entries.last().copied().unwrap_or_default();
+    pub fn outputs(&self) -> Outputs<M> {
+        let top = self.entries.last().cloned().unwrap_or_default();
         Outputs {
             pc: top.pc,
             mask: top.mask,
@@ -93,7 +144,7 @@ impl DivergenceStack {
     }
 
     /// The entries, base first.
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[Entry<M>] {
         &self.entries
     }
 
@@ -104,10 +155,10 @@ impl DivergenceStack {
     }
 
     /// Starts a warp: one base entry (rpc 0). `overflow` is kept.
-    pub fn init(&mut self, mask: u64, pc: u64) {
+    pub fn init(&mut self, mask: M, pc: u64) {
         self.entries = vec![Entry {
             rpc: 0,
-            mask: mask & self.lane_bits(),
+            mask: mask.limit(self.lanes),
             pc,
         }];
     }
@@ -133,15 +184,15 @@ impl DivergenceStack {
     /// The warp resolves a branch. `None` on an empty stack (ignored).
     pub fn branch(
         &mut self,
-        taken_mask: u64,
+        taken_mask: M,
         taken_pc: u64,
         not_taken_pc: u64,
         reconv_pc: u64,
     ) -> Option<BranchOutcome> {
-        let top = *self.entries.last()?;
-        let taken = top.mask & taken_mask;
-        let not_taken = top.mask & !taken_mask;
-        let outcome = if taken != 0 && not_taken != 0 {
+        let top = self.entries.last()?;
+        let taken = top.mask.and(&taken_mask);
+        let not_taken = top.mask.and_not(&taken_mask);
+        let outcome = if !taken.is_empty() && !not_taken.is_empty() {
             if self.entries.len() + 2 > self.depth {
                 self.overflow = true;
                 return Some(BranchOutcome::Overflow);
@@ -159,13 +210,19 @@ impl DivergenceStack {
             });
             BranchOutcome::Diverged
         } else {
-            self.entries.last_mut().unwrap().pc = if taken != 0 { taken_pc } else { not_taken_pc };
+            self.entries.last_mut().unwrap().pc = if taken.is_empty() {
+                not_taken_pc
+            } else {
+                taken_pc
+            };
             BranchOutcome::Uniform
         };
         self.pop_reconverged();
         Some(outcome)
     }
+}
 
+impl DivergenceStack<u64> {
     /// Rising edge with this cycle's inputs.
     pub fn clock(&mut self, i: &Inputs) {
         if i.reset {
@@ -185,8 +242,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_large_warp_stack_diverges_and_reconverges_by_rows() {
+        // Two rows of 4 lanes: 8 threads.
+        let mut s: DivergenceStack<Vec<u64>> = DivergenceStack::new(4, 8);
+        s.init(vec![0b1111, 0b0011], 0x10);
+        // Taken: lane 0 of row 0 and lane 1 of row 1.
+        let outcome = s.branch(vec![0b0001, 0b0010], 0x20, 0x14, 0x40);
+        assert_eq!(outcome, Some(BranchOutcome::Diverged));
+        assert_eq!(s.outputs().mask, vec![0b0001, 0b0010]);
+        s.advance(0x40);
+        assert_eq!(s.outputs().mask, vec![0b1110, 0b0001], "the not-taken rows");
+        assert_eq!(s.outputs().pc, 0x14);
+        s.advance(0x40);
+        assert_eq!((s.outputs().pc, s.outputs().depth), (0x40, 1));
+        assert_eq!(s.outputs().mask, vec![0b1111, 0b0011]);
+        // Every thread one way: uniform, whatever the rows.
+        let outcome = s.branch(vec![0b1111, 0b0111], 0x80, 0x44, 0x90);
+        assert_eq!(outcome, Some(BranchOutcome::Uniform));
+        assert_eq!(s.outputs().pc, 0x80);
+    }
+
+    #[test]
     fn if_without_else_pops_twice() {
-        let mut s = DivergenceStack::new(4, 8);
+        let mut s = DivergenceStack::<u64>::new(4, 8);
         s.init(0b1111, 0x10);
         // Threads 0,1 run the then-block at 0x20; the else side is the join 0x40 itself.
         assert_eq!(
