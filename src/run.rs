@@ -114,6 +114,7 @@ pub fn run(args: RunArgs) -> Result<(), String> {
             max_instructions: args.max_instructions,
             progress: &mut progress,
             trace: vcd.as_mut().map(|t| t as &mut dyn Trace),
+            two_level_always: false,
         };
         let r = simt::run(program, launch, &machine, options).map_err(in_kernel)?;
         (r.image, Some((r.stats, r.seconds)))
@@ -219,7 +220,16 @@ fn print_text(
     };
     println!("cycles               {}", s.cycles);
     println!("thread instructions  {}", s.thread_instructions);
-    println!("warp instructions    {}", s.warp_instructions);
+    println!(
+        "warp instructions    {} (sub-warps: what enters the SIMD lanes)",
+        s.warp_instructions
+    );
+    if s.jump_opt_threads > 0 {
+        println!(
+            "jump-opt threads     {} (jumps of large warps issued as one sub-warp)",
+            s.jump_opt_threads
+        );
+    }
     println!(
         "IPC                  {:.3} (of {} lanes)",
         s.ipc,

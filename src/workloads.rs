@@ -99,6 +99,7 @@ fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
         max_instructions: u64::MAX,
         progress: &mut |_, _, _, _| {},
         trace: None,
+        two_level_always: false,
     };
     let run = simt::run(
         Program::new(image),

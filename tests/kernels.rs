@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
-use weft_sim::core::machine::Machine;
+use weft_sim::core::machine::{Divergence, Machine};
 use weft_sim::core::simt::{self, Options, Stats};
+use weft_sim::core::trace::{Sample, Trace};
+use weft_sim::lib::column_compactor::min_groups;
+use weft_sim::lwm::sub_warp_unit::Mode;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const LIMIT: u64 = 500_000_000;
@@ -89,8 +92,8 @@ fn native_symbols(name: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Machines that change when threads run, never what they compute: scheduling, warp
-/// width and count, cores, caches, MSHRs, DRAM order and the SFU. Each holds a CTA of
-/// 1024 threads.
+/// width and count, large warps, cores, caches, MSHRs, DRAM order and the SFU. Each
+/// holds a CTA of 1024 threads.
 const VARIANTS: &[&[&str]] = &[
     &[],
     &["fetch_group=8"],
@@ -106,6 +109,36 @@ const VARIANTS: &[&[&str]] = &[
     &["l1_mshrs=1", "l1_mshr_merge=1", "dram_scheduler=fr-fcfs"],
     &["l1_kb=1", "l1_ways=1", "dram_gbps=4", "sfu_latency=0"],
     &["scoreboard=true", "fetch_group=4"],
+    LWM256_2LEV2,
+    &[
+        "divergence=lwm",
+        "warp_size=512",
+        "warps=2",
+        "fetch_group=2",
+        "stack_entries=256",
+        "lwm_memory_opt=false",
+        "lwm_jump_opt=false",
+    ],
+    &[
+        "divergence=lwm",
+        "lanes=16",
+        "sfu_lanes=4",
+        "warp_size=64",
+        "warps=16",
+        "fetch_group=4",
+        "scoreboard=true",
+    ],
+];
+
+/// The LWM paper's best machine: 4 large warps of 256 threads, fetch groups of 2 (with a
+/// deeper stack: micro/control's divergent loops need more than 64 entries in a warp of
+/// 256 threads).
+const LWM256_2LEV2: &[&str] = &[
+    "divergence=lwm",
+    "warp_size=256",
+    "warps=4",
+    "fetch_group=2",
+    "stack_entries=128",
 ];
 
 /// A machine too small to hold every CTA at once: CTAs wait for free warps.
@@ -119,14 +152,26 @@ fn machine(sets: &[&str]) -> Machine {
 
 /// `name` timed on the `lwm` machine with `sets`, at its WEFT_LAUNCH.
 fn timed(name: &str, sets: &[&str]) -> (Image, Stats) {
+    timed_with(name, sets, None, false)
+}
+
+/// [`timed`] with a trace, or with the two-level scheduler for one fetch group.
+fn timed_with(
+    name: &str,
+    sets: &[&str],
+    trace: Option<&mut (dyn Trace + 'static)>,
+    two_level_always: bool,
+) -> (Image, Stats) {
     let image = device_image(name);
     let (threads, cta) = image.launch.expect("WEFT_LAUNCH");
     let m = machine(sets);
+    let mut quiet = |_, _, _, _| {};
     let options = Options {
         max_cycles: 1 << 40,
         max_instructions: LIMIT,
-        progress: &mut |_, _, _, _| {},
-        trace: None,
+        progress: &mut quiet,
+        trace: trace.map(|t| t as &mut dyn Trace),
+        two_level_always,
     };
     let run = simt::run(
         Program::new(image),
@@ -143,9 +188,12 @@ fn timed(name: &str, sets: &[&str]) -> (Image, Stats) {
 /// reasons account for every core cycle, thread instructions as the histogram counts them.
 fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     let at = format!("{name} with {sets:?}");
+    // The lanes never carry more threads than they have; IPC counts the program's
+    // instructions, so a large warp's jump issued as one sub-warp may lift it above.
+    let on_lanes = (s.thread_instructions - s.jump_opt_threads) as f64 / s.cycles as f64;
     assert!(
-        s.ipc <= f64::from(m.lanes * m.cores) + 1e-9,
-        "{at}: IPC {}",
+        on_lanes <= f64::from(m.lanes * m.cores) + 1e-9,
+        "{at}: IPC {} ({on_lanes} on the lanes)",
         s.ipc
     );
     let h = &s.active_lanes_histogram;
@@ -153,9 +201,14 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     assert_eq!(h.iter().sum::<u64>(), s.cycles * u64::from(m.cores), "{at}");
     let weighted: u64 = h.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
     assert_eq!(
-        weighted, s.thread_instructions,
-        "{at}: every thread starts once"
+        weighted + s.jump_opt_threads,
+        s.thread_instructions,
+        "{at}: every thread starts once (a large warp's jump as one sub-warp)"
     );
+    if !(m.divergence == Divergence::Lwm && m.lwm_jump_opt) {
+        assert_eq!(s.jump_opt_threads, 0, "{at}");
+    }
+    assert!(s.simd_utilisation <= 1.0 + 1e-9, "{at}");
     let st = &s.stalls;
     let reasons =
         st.memory_serialization + st.memory + st.barrier + st.pipeline + st.empty + st.drain;
@@ -269,6 +322,7 @@ fn timing_micro_kernels_match_the_native_run() {
 #[test]
 fn barriers_order_a_cta_reduction() {
     let image = device_image("micro/cta_sum");
+    let (_, cta) = image.launch.expect("WEFT_LAUNCH");
     let run = functional::run(Program::new(image), Launch::new(256, 64).unwrap(), LIMIT).unwrap();
     let sums: Vec<u32> = run
         .image
@@ -285,8 +339,10 @@ fn barriers_order_a_cta_reduction() {
             run.image.symbol_bytes("sums").unwrap(),
             "{sets:?}"
         );
+        // CTAs packed into one large warp share its PC: none waits for another.
+        let packed = machine(sets).warp_size >= cta;
         assert!(
-            stats.stalls.barrier > 0 || sets.contains(&"pipeline_depth=1"),
+            stats.stalls.barrier > 0 || sets.contains(&"pipeline_depth=1") || packed,
             "{sets:?}: {:?}",
             stats.stalls
         );
@@ -598,7 +654,11 @@ fn run_reports_the_core_statistics_and_takes_machine_keys() {
         (vec!["--machine", "fermi"], "no machine preset `fermi`"),
         (vec!["--machine", bad.to_str().unwrap()], "wraps"),
         (vec!["--max-cycles", "100"], "stopped at cycle 100"),
-        (vec!["--set", "divergence=lwm"], "divergence = lwm"),
+        (
+            vec!["--set", "divergence=lwm", "--set", "warp_size=4096"],
+            "at most 64 rows",
+        ),
+        (vec!["--set", "warp_size=64"], "divergence = pdom"),
     ] {
         let mut all = vec!["run", "kernels/micro/saxpy.c"];
         all.extend(&args);
@@ -661,10 +721,10 @@ fn lwm_workloads() -> Vec<String> {
 }
 
 #[test]
-fn lwm_workloads_match_their_oracle_on_the_baseline() {
+fn lwm_workloads_match_their_oracle_on_the_baseline_and_with_large_warps() {
     let names = lwm_workloads();
     assert!(!names.is_empty());
-    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[], LWM256_2LEV2]));
 }
 
 #[test]
@@ -768,4 +828,111 @@ fn a_scoreboard_overlaps_independent_instructions_and_respects_dependences() {
         "256 iterations of a multiply-add chain: {}",
         scoreboard.cycles
     );
+}
+
+/// Records every fetch's mask, sub-warping mode and sub-warp count.
+#[derive(Default)]
+struct Fetches(Vec<(Vec<u64>, Mode, u32)>);
+
+impl Trace for Fetches {
+    fn core(&mut self, _: u64, _: usize, _: &Sample) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn dram(&mut self, _: u64, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn fetch(
+        &mut self,
+        _: usize,
+        _: usize,
+        mask: &[u64],
+        mode: Mode,
+        n: u32,
+    ) -> std::io::Result<()> {
+        self.0.push((mask.to_vec(), mode, n));
+        Ok(())
+    }
+}
+
+/// A large warp issues as many sub-warps as its mask's largest column popcount (the
+/// column compactor's minimum, checked on every recorded mask), one per non-empty row
+/// for global memory (`lwm_memory_opt`) and one for `jal x0` (`lwm_jump_opt`); the
+/// packing is not vacuous: some masks pack into fewer sub-warps than they have rows.
+#[test]
+fn a_large_warp_issues_max_column_popcount_sub_warps() {
+    let lwm: &[&str] = &[
+        "divergence=lwm",
+        "warp_size=256",
+        "warps=4",
+        "fetch_group=4",
+    ];
+    let plain: Vec<&str> = lwm
+        .iter()
+        .copied()
+        .chain(["lwm_memory_opt=false", "lwm_jump_opt=false"])
+        .collect();
+    for name in ["lwm/blackjack", "lwm/sort", "lwm/bfs"] {
+        for (sets, optimised) in [(lwm, true), (plain.as_slice(), false)] {
+            let mut fetches = Fetches::default();
+            let (_, stats) = timed_with(name, sets, Some(&mut fetches), false);
+            let at = format!("{name} with {sets:?}");
+            let mut packed = 0;
+            let mut seen = [0u64; 3];
+            for (mask, mode, n) in &fetches.0 {
+                let rows = mask.iter().filter(|&&r| r != 0).count() as u32;
+                let want = match mode {
+                    Mode::Normal => min_groups(mask, 32) as u32,
+                    Mode::Memory => rows,
+                    Mode::Jump => 1,
+                };
+                assert_eq!(*n, want, "{at}: {mode:?} mask {mask:x?}");
+                packed += u32::from(*mode == Mode::Normal && want < rows);
+                seen[*mode as usize] += 1;
+            }
+            assert_eq!(
+                fetches.0.iter().map(|f| u64::from(f.2)).sum::<u64>(),
+                stats.warp_instructions,
+                "{at}"
+            );
+            assert!(packed > 0, "{at}: no divergent mask was packed");
+            if optimised {
+                assert!(
+                    seen[Mode::Memory as usize] > 0 && seen[Mode::Jump as usize] > 0,
+                    "{at}: {seen:?}"
+                );
+                assert!(stats.jump_opt_threads > 0, "{at}");
+            } else {
+                assert_eq!(
+                    seen[0],
+                    fetches.0.len() as u64,
+                    "{at}: only normal sub-warping"
+                );
+            }
+        }
+    }
+}
+
+/// With one fetch group the two-level scheduler is round robin, cycle for cycle, for
+/// normal and large warps; a large warp of one row is a PDOM warp; fetch groups of 8
+/// do change the timing (so the comparison can fail).
+#[test]
+fn one_fetch_group_is_round_robin_and_one_row_is_pdom_cycle_for_cycle() {
+    let lwm256: &[&str] = &[
+        "divergence=lwm",
+        "warp_size=256",
+        "warps=4",
+        "fetch_group=4",
+    ];
+    for name in ["lwm/histogram", "lwm/sort", "lwm/needleman"] {
+        for sets in [&[][..], lwm256] {
+            let (_, rr) = timed_with(name, sets, None, false);
+            let (_, two_level) = timed_with(name, sets, None, true);
+            assert_eq!(rr, two_level, "{name} with {sets:?}");
+        }
+        let (_, base) = timed(name, &[]);
+        let (_, one_row) = timed(name, &["divergence=lwm"]);
+        assert_eq!(base, one_row, "{name}: a large warp of one row");
+        let (_, grouped) = timed(name, &["fetch_group=8"]);
+        assert_ne!(base.cycles, grouped.cycles, "{name}: 2Lev8 changes nothing");
+    }
 }

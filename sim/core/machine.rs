@@ -274,10 +274,13 @@ impl Machine {
                     self.warp_size, self.lanes
                 ))
             }
-            Divergence::Lwm => {
-                return Err("divergence = lwm: large warps are not modelled yet (pdom only)".into())
+            Divergence::Lwm if self.warp_size / self.lanes > 64 => {
+                return Err(format!(
+                    "warp_size = {}: a large warp has at most 64 rows of {} lanes",
+                    self.warp_size, self.lanes
+                ))
             }
-            Divergence::Pdom => {}
+            Divergence::Pdom | Divergence::Lwm => {}
         }
         if !self.warps.is_multiple_of(self.fetch_group) {
             return Err(format!(

@@ -1,8 +1,8 @@
 //! The cycle-level SIMT core: warps of threads that execute at issue (the per-thread
 //! interpreter decides what they compute), timed by the machine's pipeline, units and
 //! memory hierarchy (which decide only when). Built from the golden models: every
-//! warp's [`DivergenceStack`], and the [`RoundRobin`] or [`TwoLevelScheduler`] fetch
-//! scheduler.
+//! warp's [`DivergenceStack`], the [`RoundRobin`] or [`TwoLevelScheduler`] fetch
+//! scheduler, and for large warps the [`SubWarpUnit`] and [`BranchBuffers`].
 //!
 //! Timing rules (one core, each cycle):
 //! - **Fetch and issue.** The scheduler grants one ready warp; its instruction (the
@@ -20,26 +20,41 @@
 //!   cycle per distinct line its threads touch (the coalescer serves one line per cycle;
 //!   the pipeline stalls behind it, LWM §2.2); private (stack) accesses are banked by
 //!   lane and take `private_latency`.
+//! - **Large warps** (`divergence = lwm`, LWM §3.1). A warp of `warp_size / lanes` rows
+//!   (row `r`, lane `c` is the warp's thread `r * lanes + c`) is fetched once; the
+//!   sub-warp unit breaks its mask into sub-warps, one per cycle, each taking the issue
+//!   slot as a warp instruction of its own (SFU and coalescer occupancy per sub-warp).
+//!   Global memory instructions form one sub-warp per row (`lwm_memory_opt`), `jal x0`
+//!   one sub-warp (`lwm_jump_opt`). A branch's outcomes collect in the branch buffers
+//!   until the last sub-warp; then the warp's stack branches. Barrel processing per
+//!   large warp: it is fetched again when its last sub-warp completes. CTAs smaller than
+//!   a warp are packed into it (`warp_size / cta` of them, synchronising together at a
+//!   barrier since they share one PC).
 //! - **Memory.** Line `i` of an instruction issued at `t` is looked up at
 //!   `t + pipeline_depth - 2 + i`. If any line misses, the warp is put aside until its
 //!   last line arrives (one cycle later it may be fetched again); the pipeline goes on
 //!   with other warps. A line refused for want of an MSHR is replayed when one frees.
 //! - **CTAs.** A CTA takes ⌈cta / warp_size⌉ warp slots of one core and is launched
 //!   when that many are free, CTAs in order, cores in turn. `weft_barrier` holds a warp
-//!   until every warp of its CTA that has not finished arrives.
+//!   until every warp of its CTA (its launch group, for CTAs packed into one warp) that
+//!   has not finished arrives.
 //! - **Counts** (LWM §5, CAPRI §5): thread instructions (one per active thread), IPC in
-//!   thread instructions per cycle, the histogram of active lanes per cycle (0 for a
-//!   cycle in which no thread starts on a functional unit), and for every cycle with
-//!   none its reason.
+//!   thread instructions per cycle, warp instructions (sub-warps for large warps: what
+//!   enters the SIMD lanes), the histogram of active lanes per cycle (0 for a cycle in
+//!   which no thread starts on a functional unit), and for every cycle with none its
+//!   reason. A jump issued as one sub-warp counts every thread of the large warp.
 use crate::core::cfg::{Flow, Reconvergence};
 use crate::core::functional::{is_private, run_setup, start_thread, Launch, Program, ThreadMemory};
 use crate::core::image::Image;
 use crate::core::isa::{Inst, Op, Registers, Unit};
-use crate::core::machine::Machine;
+use crate::core::machine::{Divergence, Machine};
 use crate::core::memory::{CacheStats, DramStats, MemorySystem, Probe};
 use crate::core::thread::{Effect, Thread, ThreadEnv, EXIT_PC};
 use crate::core::trace::{Sample, Trace, WarpState};
+use crate::lib::column_compactor::Group;
 use crate::lib::divergence_stack::{BranchOutcome, DivergenceStack};
+use crate::lwm::branch_buffers::{BranchBuffers, SubWarpOutcome};
+use crate::lwm::sub_warp_unit::{Mode, SubWarpUnit};
 use crate::sched::two_level_scheduler::{RoundRobin, TwoLevelScheduler};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -112,8 +127,10 @@ enum State {
 }
 
 struct Warp {
-    stack: DivergenceStack,
+    /// One `u64` of lanes per row.
+    stack: DivergenceStack<Vec<u64>>,
     state: State,
+    /// The first CTA of the warp's launch group.
     cta: u32,
     ready_at: u64,
     /// Lines of the last instruction still to arrive, and the latest arrival so far.
@@ -126,6 +143,34 @@ struct Warp {
     regs: [u64; 64],
     /// Scoreboard: the register the outstanding load writes.
     load_reg: Option<u8>,
+    /// CTAs in the warp's launch group (several when they are packed into one warp).
+    group_ctas: u32,
+}
+
+impl Warp {
+    /// The stack's top: the PC the warp fetches next.
+    fn pc(&self) -> u32 {
+        self.stack.entries().last().map_or(0, |e| e.pc as u32)
+    }
+}
+
+/// What one thread's memory instruction accessed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    None,
+    Private,
+    /// Line, address, bytes.
+    Global(u32, u32, u32),
+}
+
+/// What [`Core::issue`] did, for the counts and the trace.
+pub struct Issued {
+    /// Thread instructions (every active thread of the warp).
+    pub active: u32,
+    /// How the warp was broken into sub-warps.
+    pub mode: Mode,
+    /// Sub-warps issued (1 for a warp of one row).
+    pub sub_warps: u32,
 }
 
 /// The fetch scheduler: plain round robin when one group holds every warp.
@@ -183,6 +228,10 @@ pub struct Stats {
     pub active_threads_per_warp: f64,
     /// Entry `k`: core cycles in which `k` threads started on a functional unit.
     pub active_lanes_histogram: Vec<u64>,
+    /// Threads of large-warp jumps issued as one sub-warp (`lwm_jump_opt`) beyond the
+    /// lanes that sub-warp carried: counted in thread instructions (the program's), not
+    /// in the histogram, SIMD utilisation or active threads per warp.
+    pub jump_opt_threads: u64,
     /// Core cycles with no thread starting (entry 0 of the histogram).
     pub idle_cycles: u64,
     /// `idle_cycles` over core cycles (LWM Table 2's idle FU intensity).
@@ -207,6 +256,9 @@ pub struct Options<'a> {
     pub progress: &'a mut dyn FnMut(u64, u64, u32, u32),
     /// Receives the state of every cycle the model visits (`--vcd`).
     pub trace: Option<&'a mut dyn Trace>,
+    /// The two-level scheduler even when one fetch group holds every warp (which the
+    /// machine runs as plain round robin): a check that the two agree.
+    pub two_level_always: bool,
 }
 
 /// A timed run's result.
@@ -220,6 +272,13 @@ pub struct TimedRun {
 struct Core {
     id: usize,
     warp_size: u32,
+    lanes: usize,
+    rows: usize,
+    /// Large warps: the sub-warp unit and the branch buffers serve the warp being
+    /// broken into sub-warps (one at a time, LWM Figure 5).
+    lwm: Option<(SubWarpUnit, BranchBuffers)>,
+    memory_opt: bool,
+    jump_opt: bool,
     /// Issue rule: a scoreboard, or barrel processing.
     scoreboard: bool,
     warps: Vec<Warp>,
@@ -232,8 +291,11 @@ struct Core {
     retire_at: u64,
     /// Whether some warp has lines to replay.
     replaying: bool,
-    /// Reused per instruction: the global accesses (line, address, bytes), then the
+    /// Reused per instruction: each thread's access (by its place in the warp), the
+    /// sub-warps, then per sub-warp the global accesses (line, address, bytes) and the
     /// distinct lines with the distinct bytes accessed in each.
+    accesses: Vec<Access>,
+    groups: Vec<Group>,
     lines: Vec<(u32, u32, u32)>,
 }
 
@@ -246,6 +308,7 @@ struct Counts {
     stalls: Stalls,
     private_accesses: u64,
     ctas_done: u32,
+    jump_opt_threads: u64,
 }
 
 /// Everything an issue needs besides the core.
@@ -269,20 +332,32 @@ fn bits(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Core {
-    fn new(id: usize, m: &Machine) -> Core {
+    fn new(id: usize, m: &Machine, two_level_always: bool) -> Core {
         let warps = m.warps as usize;
-        let scheduler = if m.fetch_group == m.warps {
+        let scheduler = if m.fetch_group == m.warps && !two_level_always {
             Scheduler::RoundRobin(RoundRobin::new(warps))
         } else {
             Scheduler::TwoLevel(TwoLevelScheduler::new(warps, m.fetch_group as usize))
         };
+        let lanes = m.lanes as usize;
+        let rows = (m.warp_size / m.lanes) as usize;
         Core {
             id,
             warp_size: m.warp_size,
+            lanes,
+            rows,
+            lwm: (m.divergence == Divergence::Lwm).then(|| {
+                (
+                    SubWarpUnit::new(lanes, rows),
+                    BranchBuffers::new(lanes, rows),
+                )
+            }),
+            memory_opt: m.lwm_memory_opt,
+            jump_opt: m.lwm_jump_opt,
             scoreboard: m.scoreboard,
             warps: (0..warps)
                 .map(|_| Warp {
-                    stack: DivergenceStack::new(m.warp_size as usize, m.stack_entries as usize),
+                    stack: DivergenceStack::new(lanes, m.stack_entries as usize),
                     state: State::Free,
                     cta: 0,
                     ready_at: 0,
@@ -291,6 +366,7 @@ impl Core {
                     replay: vec![],
                     regs: [0; 64],
                     load_reg: None,
+                    group_ctas: 0,
                 })
                 .collect(),
             slots: (0..warps * m.warp_size as usize)
@@ -306,6 +382,8 @@ impl Core {
             ctas: 0,
             retire_at: u64::MAX,
             replaying: false,
+            accesses: vec![Access::None; m.warp_size as usize],
+            groups: vec![],
             lines: vec![],
         }
     }
@@ -337,47 +415,63 @@ impl Core {
             }
         }
         for cta in finished {
+            let mut ctas = 0;
             for w in &mut self.warps {
                 if w.state == State::Done && w.cta == cta {
                     w.state = State::Free;
+                    ctas = w.group_ctas;
                 }
             }
             self.ctas -= 1;
-            counts.ctas_done += 1;
+            counts.ctas_done += ctas;
         }
     }
 
-    /// Launches CTA `cta` if enough warp slots are free.
-    fn launch(&mut self, cta: u32, launch: Launch, image: &Image, now: u64) -> bool {
+    /// Launches CTA `cta` (and the next ones up to `last`, when several fit in one
+    /// warp) if enough warp slots are free; the number of CTAs launched.
+    fn launch(&mut self, cta: u32, last: u32, launch: Launch, image: &Image, now: u64) -> u32 {
         let ws = self.warp_size;
-        let need = launch.cta.div_ceil(ws) as usize;
+        let packed = if launch.cta < ws && ws.is_multiple_of(launch.cta) {
+            (ws / launch.cta).min(last - cta)
+        } else {
+            1
+        };
+        let threads = packed * launch.cta;
+        let need = threads.div_ceil(ws) as usize;
         let free: Vec<usize> = (0..self.warps.len())
             .filter(|&w| self.warps[w].state == State::Free)
             .take(need)
             .collect();
         if free.len() < need {
-            return false;
+            return 0;
         }
+        let lanes = self.lanes as u32;
         for (k, &w) in free.iter().enumerate() {
             let first = k as u32 * ws;
-            let threads = (launch.cta - first).min(ws);
-            for lane in 0..threads {
-                let slot = &mut self.slots[w * ws as usize + lane as usize];
+            let count = (threads - first).min(ws);
+            for t in 0..count {
+                let slot = &mut self.slots[w * ws as usize + t as usize];
                 slot.thread = start_thread(image, image.kernel);
                 slot.stack.fill(0);
                 slot.calls.clear();
-                slot.env = launch.env(cta * launch.cta + first + lane);
+                slot.env = launch.env(cta * launch.cta + first + t);
             }
-            let mask = if threads == 64 {
-                u64::MAX
-            } else {
-                (1u64 << threads) - 1
-            };
+            let mask = (0..self.rows as u32)
+                .map(|r| {
+                    let n = count.saturating_sub(r * lanes).min(lanes);
+                    if n == 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << n) - 1
+                    }
+                })
+                .collect();
             let warp = &mut self.warps[w];
             warp.stack.reset();
             warp.stack.init(mask, u64::from(image.kernel));
             warp.state = State::Run;
             warp.cta = cta;
+            warp.group_ctas = packed;
             warp.ready_at = now;
             warp.pending = 0;
             warp.replay.clear();
@@ -385,7 +479,7 @@ impl Core {
             warp.load_reg = None;
         }
         self.ctas += 1;
-        true
+        packed
     }
 
     /// The first cycle warp `w` may issue as things stand (`u64::MAX`: not by itself).
@@ -403,7 +497,7 @@ impl Core {
         if !self.scoreboard {
             return warp.ready_at;
         }
-        let Ok(step) = kernel.step(warp.stack.outputs().pc as u32) else {
+        let Ok(step) = kernel.step(warp.pc()) else {
             return warp.ready_at; // the issue reports it
         };
         let csr = matches!(
@@ -524,168 +618,238 @@ impl Core {
             .collect()
     }
 
-    /// Issues warp `w`'s instruction at cycle `now`; its active lanes.
-    fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> Result<u32, String> {
-        let ws = self.warp_size as usize;
-        let top = self.warps[w].stack.outputs();
-        let pc = top.pc as u32;
-        let step = *sh.kernel.step(pc)?;
-        let mut taken = 0u64;
-        let mut barrier = false;
-        let mut private = false;
-        let mut store = false;
-        self.lines.clear();
-        for lane in bits(top.mask) {
-            let slot = &mut self.slots[w * ws + lane];
-            if slot.thread.pc != pc {
-                return Err(format!(
-                    "internal: thread {} is at {:#x} but its warp issues {pc:#x}",
-                    slot.env.tid, slot.thread.pc
-                ));
-            }
-            let mut memory = ThreadMemory {
-                image: sh.image,
-                stack: &mut slot.stack,
-            };
-            let effect = slot
-                .thread
-                .step(&step.inst, &mut memory, &slot.env)
-                .map_err(|f| format!("thread {}: {f}", slot.env.tid))?;
-            match effect {
-                Effect::Branch { taken: true } => taken |= 1 << lane,
-                Effect::Load { addr, size } | Effect::Store { addr, size } => {
-                    store = matches!(effect, Effect::Store { .. });
-                    if is_private(addr) {
-                        private = true;
-                    } else {
-                        self.lines.push((sh.memory.line_of(addr), addr, size));
+    /// Breaks warp `w`'s mask into `self.groups` as the sub-warp unit does (one group for
+    /// a warp of one row); the mode used.
+    fn sub_warp(&mut self, mask: &[u64], mode: Mode) {
+        self.groups.clear();
+        match &mut self.lwm {
+            Some((unit, _)) if self.rows > 1 => {
+                unit.clock(false, true, mask, mode);
+                loop {
+                    let out = unit.outputs();
+                    if !out.valid {
+                        break;
+                    }
+                    self.groups.push(out.group);
+                    unit.clock(false, false, mask, mode);
+                    if out.last {
+                        break;
                     }
                 }
-                Effect::Barrier => barrier = true,
-                _ => {}
             }
-            match step.flow {
-                Flow::Call { .. } => slot.calls.push(pc.wrapping_add(4)),
-                Flow::Return => {
-                    slot.calls.pop();
+            _ => self.groups.push(Group {
+                lanes: mask[0],
+                rows: vec![0; self.lanes],
+            }),
+        }
+    }
+
+    /// Issues warp `w`'s instruction at cycle `now`.
+    fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> Result<Issued, String> {
+        let ws = self.warp_size as usize;
+        let lanes = self.lanes;
+        let (pc, mask) = match self.warps[w].stack.entries().last() {
+            Some(top) => (top.pc as u32, top.mask.clone()),
+            None => return Err(format!("internal: warp {w} issued with an empty stack")),
+        };
+        let step = *sh.kernel.step(pc)?;
+        let mut taken = vec![0u64; self.rows];
+        let mut barrier = false;
+        let mut store = false;
+        let mut global = false;
+        let mut active = 0u32;
+        let mut first: Option<(usize, u32)> = None;
+        for (r, &row) in mask.iter().enumerate() {
+            for lane in bits(row) {
+                let t = r * lanes + lane;
+                active += 1;
+                let slot = &mut self.slots[w * ws + t];
+                if slot.thread.pc != pc {
+                    return Err(format!(
+                        "internal: thread {} is at {:#x} but its warp issues {pc:#x}",
+                        slot.env.tid, slot.thread.pc
+                    ));
                 }
-                _ => {}
+                let mut memory = ThreadMemory {
+                    image: sh.image,
+                    stack: &mut slot.stack,
+                };
+                let effect = slot
+                    .thread
+                    .step(&step.inst, &mut memory, &slot.env)
+                    .map_err(|f| format!("thread {}: {f}", slot.env.tid))?;
+                self.accesses[t] = Access::None;
+                match effect {
+                    Effect::Branch { taken: true } => taken[r] |= 1 << lane,
+                    Effect::Load { addr, size } | Effect::Store { addr, size } => {
+                        store = matches!(effect, Effect::Store { .. });
+                        self.accesses[t] = if is_private(addr) {
+                            Access::Private
+                        } else {
+                            global = true;
+                            Access::Global(sh.memory.line_of(addr), addr, size)
+                        };
+                    }
+                    Effect::Barrier => barrier = true,
+                    _ => {}
+                }
+                match step.flow {
+                    Flow::Call { .. } => slot.calls.push(pc.wrapping_add(4)),
+                    Flow::Return => {
+                        slot.calls.pop();
+                    }
+                    _ => {}
+                }
+                // Every thread must go where the first went, unless the warp branches.
+                let next = slot.thread.pc;
+                match first {
+                    None => first = Some((t, next)),
+                    Some((t0, pc0)) if next != pc0 && !step.inst.is_branch() => {
+                        let tid = slot.env.tid;
+                        return Err(format!(
+                            "`{}` at {pc:#x}: threads {tid} and {} of one warp went to different places ({next:#x}, {pc0:#x}); the model cannot follow an indirect jump that diverges",
+                            step.inst.mnemonic(),
+                            self.slots[w * ws + t0].env.tid,
+                        ));
+                    }
+                    Some(_) => {}
+                }
             }
         }
-        let active = top.mask.count_ones();
-        let first = self.slots[w * ws + top.mask.trailing_zeros() as usize]
-            .thread
-            .pc;
+        let Some((first_thread, next_pc)) = first else {
+            return Err(format!(
+                "internal: warp {w} issued {pc:#x} with no active thread"
+            ));
+        };
+
+        // Sub-warps (LWM §3.1, §3.1.2).
+        let mode = if global && self.memory_opt {
+            Mode::Memory
+        } else if step.inst.op == Op::Jal && step.inst.rd == 0 && self.jump_opt {
+            Mode::Jump
+        } else {
+            Mode::Normal
+        };
+        let mode = if self.lwm.is_some() {
+            mode
+        } else {
+            Mode::Normal
+        };
+        self.sub_warp(&mask, mode);
         let c = &mut *sh.counts;
         c.thread_instructions += u64::from(active);
-        c.warp_instructions += 1;
-
-        // The divergence stack follows the threads.
-        let warp = &mut self.warps[w];
-        if step.inst.is_branch() {
-            let rpc = match step.reconvergence {
-                Some(Reconvergence::At(p)) => p,
-                Some(Reconvergence::AtReturn) | None => {
-                    let lane = top.mask.trailing_zeros() as usize;
-                    *self.slots[w * ws + lane].calls.last().unwrap_or(&EXIT_PC)
-                }
-            };
-            let target = pc.wrapping_add(step.inst.imm as u32);
-            let outcome = warp.stack.branch(
-                taken,
-                u64::from(target),
-                u64::from(pc.wrapping_add(4)),
-                u64::from(rpc),
-            );
-            if outcome == Some(BranchOutcome::Overflow) {
-                return Err(format!(
-                    "the divergence stack of {} entries overflowed at the branch at {pc:#x}; raise stack_entries",
-                    warp.stack.entries().len()
-                ));
-            }
-        } else {
-            if let Some(lane) = bits(top.mask).find(|&l| self.slots[w * ws + l].thread.pc != first)
-            {
-                return Err(format!(
-                    "`{}` at {pc:#x}: threads {} and {} of one warp went to different places ({:#x}, {first:#x}); the model cannot follow an indirect jump that diverges",
-                    step.inst.mnemonic(),
-                    self.slots[w * ws + lane].env.tid,
-                    self.slots[w * ws + top.mask.trailing_zeros() as usize].env.tid,
-                    self.slots[w * ws + lane].thread.pc
-                ));
-            }
-            warp.stack.advance(u64::from(first));
+        c.warp_instructions += self.groups.len() as u64;
+        if mode == Mode::Jump {
+            let carried: u32 = self.groups.iter().map(|g| g.lanes.count_ones()).sum();
+            c.jump_opt_threads += u64::from(active - carried);
         }
 
-        // Timing.
+        // Timing: the sub-warps take the issue slot one after the other; the warp
+        // completes with its last sub-warp (barrel processing per large warp).
         let m = sh.machine;
         let depth = u64::from(m.pipeline_depth);
-        let histogram = &mut c.histogram;
-        let (occupancy, mut ready_at) = match step.unit {
-            Unit::Sfu => {
-                let per = m.sfu_lanes;
-                let cycles = active.div_ceil(per);
-                for k in 0..cycles {
-                    histogram[(active - k * per).min(per) as usize] += 1;
+        let warp = &mut self.warps[w];
+        let mut start = now;
+        let mut completes = now;
+        if global {
+            warp.data_at = now + depth - 1;
+        }
+        for (g, group) in self.groups.iter().enumerate() {
+            let threads = || bits(group.lanes).map(|lane| group.rows[lane] * lanes + lane);
+            let n = group.lanes.count_ones();
+            let histogram = &mut c.histogram;
+            let (occupancy, done) = match step.unit {
+                Unit::Sfu => {
+                    let per = m.sfu_lanes;
+                    let cycles = n.div_ceil(per);
+                    for k in 0..cycles {
+                        histogram[(n - k * per).min(per) as usize] += 1;
+                    }
+                    let cycles = u64::from(cycles);
+                    (
+                        cycles,
+                        start + depth + cycles - 1 + u64::from(m.sfu_latency),
+                    )
                 }
-                let cycles = u64::from(cycles);
-                (cycles, now + depth + cycles - 1 + u64::from(m.sfu_latency))
-            }
-            Unit::Memory if !self.lines.is_empty() => {
-                // The coalescer: one access per distinct line, with the bytes written.
-                self.lines.sort_unstable();
-                self.lines.dedup_by_key(|a| a.1);
-                self.lines.dedup_by(|next, kept| {
-                    let same = next.0 == kept.0;
-                    if same {
-                        kept.2 += next.2;
-                    }
-                    same
-                });
-                let n = self.lines.len() as u64;
-                histogram[active as usize] += 1;
-                c.stalls.memory_serialization += n - 1;
-                let mut data_at = now + depth - 1;
-                for (i, &(line, _, bytes)) in self.lines.iter().enumerate() {
-                    let at = now + depth - 2 + i as u64;
-                    if store {
-                        sh.memory.store(self.id, at, line, bytes);
-                        continue;
-                    }
-                    match sh.memory.load(self.id, at, line, w as u32) {
-                        Probe::Hit { at } => data_at = data_at.max(at),
-                        Probe::Miss => warp.pending += 1,
-                        Probe::Full => {
-                            warp.replay.push(line);
-                            self.replaying = true;
+                Unit::Memory => {
+                    // The coalescer: one access per distinct line, with the bytes written.
+                    self.lines.clear();
+                    let mut private = false;
+                    for t in threads() {
+                        match self.accesses[t] {
+                            Access::Global(line, addr, size) => self.lines.push((line, addr, size)),
+                            Access::Private => private = true,
+                            Access::None => {}
                         }
                     }
+                    if private {
+                        c.private_accesses += 1;
+                    }
+                    histogram[n as usize] += 1;
+                    if self.lines.is_empty() {
+                        (1, start + depth + u64::from(m.private_latency) - 1)
+                    } else {
+                        self.lines.sort_unstable();
+                        self.lines.dedup_by_key(|a| a.1);
+                        self.lines.dedup_by(|next, kept| {
+                            let same = next.0 == kept.0;
+                            if same {
+                                kept.2 += next.2;
+                            }
+                            same
+                        });
+                        let lines = self.lines.len() as u64;
+                        c.stalls.memory_serialization += lines - 1;
+                        for (i, &(line, _, bytes)) in self.lines.iter().enumerate() {
+                            let at = start + depth - 2 + i as u64;
+                            if store {
+                                sh.memory.store(self.id, at, line, bytes);
+                                continue;
+                            }
+                            match sh.memory.load(self.id, at, line, w as u32) {
+                                Probe::Hit { at } => warp.data_at = warp.data_at.max(at),
+                                Probe::Miss => warp.pending += 1,
+                                Probe::Full => {
+                                    warp.replay.push(line);
+                                    self.replaying = true;
+                                }
+                            }
+                        }
+                        (lines, (start + depth + lines - 1).max(warp.data_at + 1))
+                    }
                 }
-                warp.data_at = data_at;
-                if private {
-                    c.private_accesses += 1;
+                _ => {
+                    histogram[n as usize] += 1;
+                    (1, start + depth)
                 }
-                (n, (now + depth + n - 1).max(data_at + 1))
+            };
+            // A branch's outcome per sub-warp collects in the branch buffers.
+            if let (Some((_, buffers)), true) = (&mut self.lwm, step.inst.is_branch()) {
+                let taken_lanes = bits(group.lanes)
+                    .filter(|&lane| taken[group.rows[lane]] >> lane & 1 == 1)
+                    .fold(0, |acc, lane| acc | 1 << lane);
+                buffers.clock(
+                    false,
+                    Some(&SubWarpOutcome {
+                        mask: group.lanes,
+                        rows: group.rows.clone(),
+                        taken: taken_lanes,
+                        last: g + 1 == self.groups.len(),
+                    }),
+                );
             }
-            Unit::Memory => {
-                histogram[active as usize] += 1;
-                c.private_accesses += 1;
-                (1, now + depth + u64::from(m.private_latency) - 1)
-            }
-            _ => {
-                histogram[active as usize] += 1;
-                (1, now + depth)
-            }
-        };
+            start += occupancy;
+            completes = completes.max(done);
+        }
+        let mut ready_at = completes;
         let waits = step.unit == Unit::Memory && (warp.pending > 0 || !warp.replay.is_empty());
         if waits {
             warp.state = State::Memory;
         }
-        self.busy_until = now + occupancy;
+        self.busy_until = start;
         // The scoreboard: the result is there when the instruction completes, a loaded
-        // value when its lines arrive; the warp may issue again next cycle, after a
-        // branch, jump or barrier once it has resolved.
-        let completes = ready_at;
+        // value when its lines arrive; the warp may issue again once its sub-warps have
+        // left the issue slot, after a branch, jump or barrier once it has resolved.
         if self.scoreboard {
             if let Some(r) = step.registers.write {
                 if waits {
@@ -700,9 +864,39 @@ impl Core {
             }
         }
 
-        let top = warp.stack.outputs();
-        if top.pc == u64::from(EXIT_PC) {
-            if top.depth != 1 {
+        // The divergence stack follows the threads.
+        if step.inst.is_branch() {
+            let rpc = match step.reconvergence {
+                Some(Reconvergence::At(p)) => p,
+                Some(Reconvergence::AtReturn) | None => *self.slots[w * ws + first_thread]
+                    .calls
+                    .last()
+                    .unwrap_or(&EXIT_PC),
+            };
+            if let Some((_, buffers)) = &mut self.lwm {
+                // The last sub-warp has written the buffers; the stack reads them.
+                taken = buffers.outputs().taken;
+                buffers.clock(false, None);
+            }
+            let target = pc.wrapping_add(step.inst.imm as u32);
+            let outcome = warp.stack.branch(
+                taken,
+                u64::from(target),
+                u64::from(pc.wrapping_add(4)),
+                u64::from(rpc),
+            );
+            if outcome == Some(BranchOutcome::Overflow) {
+                return Err(format!(
+                    "the divergence stack of {} entries overflowed at the branch at {pc:#x}; raise stack_entries",
+                    warp.stack.entries().len()
+                ));
+            }
+        } else {
+            warp.stack.advance(u64::from(next_pc));
+        }
+
+        if warp.pc() == EXIT_PC {
+            if warp.stack.entries().len() != 1 {
                 return Err(format!(
                     "internal: threads left the kernel at {pc:#x} inside a divergent region"
                 ));
@@ -721,7 +915,11 @@ impl Core {
             let cta = warp.cta;
             self.release_barrier(cta);
         }
-        Ok(active)
+        Ok(Issued {
+            active,
+            mode,
+            sub_warps: self.groups.len() as u32,
+        })
     }
 
     /// Lets CTA `cta` through its barrier when every unfinished warp of it has arrived.
@@ -762,7 +960,7 @@ pub fn run(
     let timed = Instant::now();
     let mut memory = MemorySystem::new(machine);
     let mut cores: Vec<Core> = (0..machine.cores as usize)
-        .map(|i| Core::new(i, machine))
+        .map(|i| Core::new(i, machine, options.two_level_always))
         .collect();
     let mut counts = Counts {
         histogram: vec![0; machine.lanes as usize + 1],
@@ -788,13 +986,13 @@ pub fn run(
         // CTAs in order, to the cores in turn.
         while next_cta < total_ctas {
             let n = cores.len();
-            let Some(k) = (0..n)
-                .map(|k| (next_core + k) % n)
-                .find(|&k| cores[k].launch(next_cta, launch, &image, now))
-            else {
+            let Some((k, launched)) = (0..n).map(|k| (next_core + k) % n).find_map(|k| {
+                let launched = cores[k].launch(next_cta, total_ctas, launch, &image, now);
+                (launched > 0).then_some((k, launched))
+            }) else {
                 break;
             };
-            next_cta += 1;
+            next_cta += launched;
             next_core = (k + 1) % n;
         }
         if next_cta == total_ctas && counts.ctas_done == total_ctas && memory.idle() {
@@ -813,7 +1011,17 @@ pub fn run(
                         memory: &mut memory,
                         counts: &mut counts,
                     };
-                    issue = Some((w, core.issue(w, now, &mut shared)?));
+                    let mask = options
+                        .trace
+                        .is_some()
+                        .then(|| core.warps[w].stack.outputs().mask);
+                    let done = core.issue(w, now, &mut shared)?;
+                    if let (Some(trace), Some(mask)) = (options.trace.as_deref_mut(), mask) {
+                        trace
+                            .fetch(core.id, w, &mask, done.mode, done.sub_warps)
+                            .map_err(|e| format!("writing the trace: {e}"))?;
+                    }
+                    issue = Some((w, done.active));
                     issued = true;
                 }
             }
@@ -886,16 +1094,15 @@ fn stats(m: &Machine, cycles: u64, mut c: Counts, memory: &MemorySystem) -> Stat
     c.histogram[0] = core_cycles - busy;
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     let bytes_per_cycle = ratio(memory.dram_stats.bytes as f64, cycles as f64);
+    let on_lanes = (c.thread_instructions - c.jump_opt_threads) as f64;
     Stats {
         cycles,
         thread_instructions: c.thread_instructions,
         warp_instructions: c.warp_instructions,
         ipc: ratio(c.thread_instructions as f64, cycles as f64),
-        simd_utilisation: ratio(
-            c.thread_instructions as f64,
-            (c.warp_instructions * u64::from(m.lanes)) as f64,
-        ),
-        active_threads_per_warp: ratio(c.thread_instructions as f64, c.warp_instructions as f64),
+        simd_utilisation: ratio(on_lanes, (c.warp_instructions * u64::from(m.lanes)) as f64),
+        active_threads_per_warp: ratio(on_lanes, c.warp_instructions as f64),
+        jump_opt_threads: c.jump_opt_threads,
         idle_cycles: c.histogram[0],
         idle_fraction: ratio(c.histogram[0] as f64, core_cycles as f64),
         active_lanes_histogram: c.histogram,

@@ -2,6 +2,7 @@
 //! per core the issuing warp and its active lanes, every warp's state, the MSHRs in
 //! use; the DRAM requests queued. One time unit is one core cycle; a signal changes only
 //! when the model's state does (the model skips the cycles in which nothing happens).
+use crate::lwm::sub_warp_unit::Mode;
 use std::io::Write;
 use vcd::{IdCode, TimescaleUnit, Value};
 
@@ -35,6 +36,18 @@ pub struct Sample<'a> {
 pub trait Trace {
     fn core(&mut self, cycle: u64, core: usize, sample: &Sample) -> std::io::Result<()>;
     fn dram(&mut self, cycle: u64, queued: usize) -> std::io::Result<()>;
+    /// A warp was fetched with this mask (one `u64` per row) and broken into
+    /// `sub_warps` sub-warps in `mode` (called before the cycle's `core`).
+    fn fetch(
+        &mut self,
+        _core: usize,
+        _warp: usize,
+        _mask: &[u64],
+        _mode: Mode,
+        _sub_warps: u32,
+    ) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 struct CoreIds {
