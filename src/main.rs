@@ -1,4 +1,5 @@
 //! `weft`: export, lint, measure, simulate and co-simulate weft's hardware presets.
+mod eval;
 mod run;
 mod workloads;
 
@@ -115,6 +116,12 @@ enum Command {
         /// longer is reported as "synthesis > N min".
         #[arg(long, default_value_t = 60)]
         synth_minutes: u64,
+        /// The cell library of the ASIC columns: osu018, osu035, or none.
+        #[arg(long, default_value = "osu018")]
+        asic: String,
+        /// Stop each cell-library mapping after this many minutes.
+        #[arg(long, default_value_t = 10)]
+        asic_minutes: u64,
         presets: Vec<String>,
     },
     /// Random stimulus checked every cycle against the golden model.
@@ -135,6 +142,9 @@ enum Command {
     /// IPC, SIMD utilisation, idle FUs, active threads per warp, L1 and DRAM, and each
     /// workload's class beside the paper's Table 2.
     Workloads(workloads::WorkloadsArgs),
+    /// A study on the core model: `lwm` runs the LWM paper's §6 (large warps, two-level
+    /// scheduling) over its workloads and writes docs/eval/lwm.{md,json} and charts.
+    Eval(eval::EvalArgs),
     /// Replay the Rust simulation's ports on the exported Verilog and compare every cycle.
     Cosim {
         preset: String,
@@ -400,11 +410,21 @@ fn dispatch(command: Command) -> Result<(), String> {
             no_cache,
             pnr_minutes,
             synth_minutes,
+            asic,
+            asic_minutes,
             presets,
         } => {
             if jobs == 0 {
                 return Err("--jobs must be at least 1".into());
             }
+            let asic = match asic.as_str() {
+                "none" => None,
+                name => Some(report::AsicOptions {
+                    library: asic::Library::by_name(name)?,
+                    sdc: PathBuf::from("constraints/weft.sdc"),
+                    minutes: Some(asic_minutes),
+                }),
+            };
             let fpga = FpgaOptions {
                 device: device.into(),
                 freq_mhz: freq,
@@ -423,6 +443,7 @@ fn dispatch(command: Command) -> Result<(), String> {
                     cache: (!no_cache).then_some(cache),
                     published: (!no_cache).then(|| PathBuf::from(report::PUBLISHED)),
                 },
+                asic,
             };
             let list = select(&presets)?;
             let exported: Vec<_> = list.iter().map(|p| move || p.exported()).collect();
@@ -478,6 +499,7 @@ fn dispatch(command: Command) -> Result<(), String> {
         }
         Command::Run(args) => run::run(args),
         Command::Workloads(args) => workloads::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Cosim {
             preset,
             cycles,

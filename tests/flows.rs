@@ -263,7 +263,22 @@ fn full_report_writes_table_json_chart_and_reuses_its_cache() {
         assert!(svg.contains(name));
         let fmax = r["fpga"]["fmax_median_mhz"].as_f64().unwrap();
         assert!(md.contains(&format!("| {fmax:.1} |")), "{md}");
+        // The cell-library columns: area, cells, critical path, Fmax on osu018.
+        let asic = &r["asic"];
+        assert_eq!(asic["library"], "osu018", "{r}");
+        let (area, path) = (
+            asic["area_um2"].as_f64().unwrap(),
+            asic["critical_path_ns"].as_f64().unwrap(),
+        );
+        assert!(area > 0.0 && path > 0.0, "{r}");
+        let cells = format!("| {area:.0} | {} | {path:.3} |", asic["cells"]);
+        assert!(md.contains(&cells), "{cells} not in {md}");
+        assert!(r["asic_key"].is_string(), "{r}");
     }
+    assert!(
+        md.contains("Typical corner, no wires, no placement"),
+        "{md}"
+    );
     assert_eq!(rows[1]["area"]["flip_flops"], 32 + 2);
 
     let second = weft(&args);

@@ -1,11 +1,12 @@
 //! weft-flow: everything weft does with the open tools, none of it needing rust-hdl.
 //! Yosys, Verilator, Icarus and nextpnr runs with time limits ([`tools`]), the export
 //! gate ([`lint`]), area ([`area`]), standard-cell area and timing ([`asic`]), the iCE40 flow ([`fpga`]), the published report
-//! and its cache ([`report`]), the co-simulation replay ([`cosim`]), the one Verilog
+//! and its cache ([`report`]), SVG charts for the study pages ([`chart`]), the co-simulation replay ([`cosim`]), the one Verilog
 //! port reader and export naming ([`verilog`]), and the one job pool ([`jobs`]).
 
 pub mod area;
 pub mod asic;
+pub mod chart;
 pub mod cosim;
 pub mod fpga;
 pub mod jobs;

@@ -6,6 +6,7 @@
 //! versions) is unchanged: first from the cache folder, then from the published
 //! `docs/report/report.json`, so a fresh clone knows every published figure at once.
 use crate::area::{self, Area};
+use crate::asic;
 use crate::fpga::{self, FpgaOptions};
 use crate::jobs::parallel;
 use crate::tools::{NEXTPNR_ICE40, YOSYS};
@@ -110,6 +111,16 @@ pub struct ReportOptions {
     /// Presets processed at once.
     pub jobs: usize,
     pub known: Known,
+    /// Cell-library figures, or none.
+    pub asic: Option<AsicOptions>,
+}
+
+/// The report's cell-library columns.
+pub struct AsicOptions {
+    pub library: asic::Library,
+    pub sdc: PathBuf,
+    /// Stop each mapping after this many minutes.
+    pub minutes: Option<u64>,
 }
 
 /// The tools' versions, part of every key.
@@ -146,41 +157,97 @@ pub fn key_of(
     ]))
 }
 
-fn one_preset(design: &Design, opts: &ReportOptions, tools: &str) -> Result<(Row, bool), String> {
+/// A preset's row: from what is known under its key, else measured; then its
+/// cell-library figures when asked for and not known under their own key. Whether the
+/// row was known, and whether the cell-library flow ran.
+fn one_preset(
+    design: &Design,
+    opts: &ReportOptions,
+    asic: Option<&AsicOptions>,
+    tools: &str,
+) -> Result<(Row, bool, bool), String> {
     let verilog = (design.verilog)();
     let name = design.name;
     let key = key_of(name, &verilog, &opts.fpga, tools)?;
-    if let Some(row) = opts.known.find(name, &key, &opts.fpga) {
-        return Ok((row, true));
+    let (mut row, known) = match opts.known.find(name, &key, &opts.fpga) {
+        Some(row) => (row, true),
+        None => (measure(name, &verilog, key, opts)?, false),
+    };
+    let mapped = match asic {
+        Some(a) => with_asic(&mut row, &verilog, a)?,
+        None => false,
+    };
+    if mapped || !known {
+        opts.known.keep(&row)?;
     }
-    let start = Instant::now();
-    let work = std::env::temp_dir().join(format!("weft-report-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
-    let file = work.join(format!("{name}.v"));
-    let figures = std::fs::write(&file, &verilog)
+    Ok((row, known, mapped))
+}
+
+/// A scratch folder holding the preset's Verilog, removed after `work`.
+fn in_scratch<T>(
+    name: &str,
+    verilog: &str,
+    work: impl FnOnce(&Path, &Path) -> Result<T, String>,
+) -> Result<T, String> {
+    let dir = std::env::temp_dir().join(format!("weft-report-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let file = dir.join(format!("{name}.v"));
+    let result = std::fs::write(&file, verilog)
         .map_err(|e| format!("cannot write {}: {e}", file.display()))
-        .and_then(|()| {
-            let limit = opts.fpga.synth_minutes.map(|m| Duration::from_secs(60 * m));
-            // A stopped area flow skips the iCE40 flow: its synthesis is no shorter.
-            let Some(area) = area::area_within(name, &file, limit)? else {
-                return Ok((None, None));
-            };
-            let fpga = fpga::run(name, &file, &opts.fpga, &work.join("fpga"))?;
-            Ok((Some(area), fpga))
-        });
-    let _ = std::fs::remove_dir_all(&work);
-    let (area, fpga) = figures?;
+        .and_then(|()| work(&dir, &file));
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// The area and iCE40 figures of a preset.
+fn measure(name: &str, verilog: &str, key: String, opts: &ReportOptions) -> Result<Row, String> {
+    let start = Instant::now();
+    let (area, fpga) = in_scratch(name, verilog, |dir, file| {
+        let limit = opts.fpga.synth_minutes.map(|m| Duration::from_secs(60 * m));
+        // A stopped area flow skips the iCE40 flow: its synthesis is no shorter.
+        let Some(area) = area::area_within(name, file, limit)? else {
+            return Ok((None, None));
+        };
+        let fpga = fpga::run(name, file, &opts.fpga, &dir.join("fpga"))?;
+        Ok((Some(area), fpga))
+    })?;
     let stopped = area.is_none() || fpga.is_none();
-    let row = Row {
+    Ok(Row {
         preset: name.to_string(),
         key,
         area,
         fpga,
         synth_minutes: opts.fpga.synth_minutes.filter(|_| stopped),
         seconds: Some(start.elapsed().as_secs_f64().round()),
-    };
-    opts.known.keep(&row)?;
-    Ok((row, false))
+        asic: None,
+        asic_key: None,
+        asic_minutes: None,
+    })
+}
+
+/// Adds the cell-library figures unless they are known under their key (or Yosys was
+/// stopped before, so the mapping would be too); whether the flow ran.
+fn with_asic(row: &mut Row, verilog: &str, a: &AsicOptions) -> Result<bool, String> {
+    if row.area.is_none() {
+        return Ok(false);
+    }
+    let name = row.preset.clone();
+    let key = cache_key(&[verilog, &asic::flow_identity(&name, a.library, &a.sdc)?]);
+    let stopped_sooner = row.asic.is_none()
+        && row
+            .asic_minutes
+            .is_some_and(|m| m < a.minutes.unwrap_or(u64::MAX));
+    if row.asic_key.as_deref() == Some(key.as_str()) && !stopped_sooner {
+        return Ok(false);
+    }
+    let limit = a.minutes.map(|m| Duration::from_secs(60 * m));
+    let figures = in_scratch(&name, verilog, |dir, file| {
+        asic::asic_figures(&name, file, a.library, &a.sdc, &dir.join("asic"), limit)
+    })?;
+    row.asic_minutes = a.minutes.filter(|_| figures.is_none());
+    row.asic = figures;
+    row.asic_key = Some(key);
+    Ok(true)
 }
 
 fn minutes(limit: Option<u64>) -> String {
@@ -207,17 +274,36 @@ pub fn report(
 ) -> Result<(), String> {
     let start = Instant::now();
     let tools = tool_versions()?;
+    // A missing library or OpenSTA leaves the cell-library columns empty, said once.
+    let mut asic_note = None;
+    let asic =
+        opts.asic.as_ref().filter(
+            |a| match a.library.find().and_then(|_| asic::OPENSTA.find()) {
+                Ok(_) => true,
+                Err(missing) => {
+                    eprintln!("no cell-library figures: {missing}");
+                    asic_note = Some(missing);
+                    false
+                }
+            },
+        );
     std::fs::create_dir_all(&opts.out)
         .map_err(|e| format!("cannot create output folder {}: {e}", opts.out.display()))?;
     let done = AtomicUsize::new(0);
     let total = designs.len();
     let results = parallel(designs, opts.jobs, |d| {
         let t = Instant::now();
-        let r = one_preset(d, opts, &tools);
+        let r = one_preset(d, opts, asic, &tools);
         let n = done.fetch_add(1, Ordering::SeqCst) + 1;
         match &r {
-            Ok((row, true)) => eprintln!("[{n:>2}/{total}] {:<28} cached", row.preset),
-            Ok((row, false)) => eprintln!(
+            Ok((row, true, false)) => eprintln!("[{n:>2}/{total}] {:<28} cached", row.preset),
+            Ok((row, true, true)) => eprintln!(
+                "[{n:>2}/{total}] {:<28} cached; cell library {:.1} s: {}",
+                row.preset,
+                t.elapsed().as_secs_f64(),
+                row.asic_cells()
+            ),
+            Ok((row, false, _)) => eprintln!(
                 "[{n:>2}/{total}] {:<28} {:>6.1} s  iCE40: {}",
                 row.preset,
                 t.elapsed().as_secs_f64(),
@@ -231,7 +317,7 @@ pub fn report(
     let mut failures = vec![];
     for (d, r) in designs.iter().zip(results) {
         match r {
-            Ok((row, _)) => rows.push(row),
+            Ok((row, _, _)) => rows.push(row),
             Err(e) => failures.push(format!("{}: {e}", d.name)),
         }
     }
@@ -260,7 +346,8 @@ pub fn report(
          Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n\
          - **Time limits**: each Yosys run stops after {} and each nextpnr run after {} \
          (`--synth-minutes`, `--pnr-minutes`); a row stopped there reads \
-         \"synthesis > N min\" or \"P&R > N min\".\n",
+         \"synthesis > N min\" or \"P&R > N min\".\n\
+         - **Cell library** (last four columns): {}\n",
         opts.fpga.device.part(),
         match opts.fpga.seeds {
             1 => "1".to_string(),
@@ -268,6 +355,20 @@ pub fn report(
         },
         minutes(opts.fpga.synth_minutes),
         minutes(opts.fpga.pnr_minutes),
+        match (asic, &asic_note) {
+            (Some(a), _) => format!(
+                "`synth -flatten`, `dfflibmap` and `abc -D 1000` to the {} cells (`weft area \
+                 --asic`; abc's constraints, inputs driven by `BUFX2` and 10 fF per output, \
+                 make it buffer high-fanout nets and size gates), area in um2 and cell count from `stat -liberty`; the critical path is \
+                 the shortest clock period meeting `constraints/weft.sdc` in OpenSTA, hence \
+                 Fmax. Typical corner, no wires, no placement: a lower bound on a placed \
+                 design's area and delay. Each mapping stops after {} (`--asic-minutes`).",
+                a.library.name,
+                minutes(a.minutes)
+            ),
+            (None, Some(missing)) => format!("not measured: {missing}"),
+            (None, None) => "not measured (`--asic none`).".into(),
+        },
     );
     let missing: Vec<&str> = every_preset
         .iter()

@@ -1,5 +1,7 @@
 //! The report's rows, its Markdown table and SVG chart, and the cache key.
 use crate::area::Area;
+use crate::asic::AsicFigures;
+use crate::chart::escape;
 use crate::fpga::FpgaResult;
 use serde::{Deserialize, Serialize};
 
@@ -19,9 +21,36 @@ pub struct Row {
     /// Wall time of the run that measured this row (area and iCE40 flows), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
+    /// Cell-library figures (`weft area --asic`); `None` when not measured or stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asic: Option<AsicFigures>,
+    /// What the cell-library figures were measured under (the Verilog and
+    /// [`crate::asic::flow_identity`]), kept apart from `key` so that adding them left
+    /// the published keys valid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asic_key: Option<String>,
+    /// Set when the cell-library mapping was stopped at this many minutes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asic_minutes: Option<u64>,
 }
 
 impl Row {
+    /// The cell-library cells of the table: area, cells, critical path, Fmax.
+    pub fn asic_cells(&self) -> String {
+        match (&self.asic, self.asic_minutes) {
+            (Some(f), _) => format!(
+                "{:.0} | {} | {} | {}",
+                f.area_um2,
+                f.cells,
+                f.critical_path_ns
+                    .map_or("-".into(), |ns| format!("{ns:.3}")),
+                f.fmax_mhz.map_or("-".into(), |m| format!("{m:.0}"))
+            ),
+            (None, Some(m)) => format!("mapping > {m} min | - | - | -"),
+            (None, None) => "- | - | - | -".into(),
+        }
+    }
+
     /// The iCE40 cell: Fmax, or why there is none.
     pub fn ice40_cell(&self) -> String {
         match (&self.fpga, self.synth_minutes) {
@@ -70,8 +99,9 @@ pub fn markdown(rows: &[Row], header: &str) -> String {
     let mut s = String::from(header);
     s.push_str(
         "\n| preset | cells | flip-flops | RAM bits | gates | logic depth | transistors | \
-         Xilinx LUTs | Xilinx FFs | iCE40 LCs (block) | iCE40 Fmax MHz |\n\
-         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+         Xilinx LUTs | Xilinx FFs | iCE40 LCs (block) | iCE40 Fmax MHz | cell area um2 | \
+         lib. cells | critical path ns | Fmax MHz |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
     );
     for r in rows {
         let lcs = match &r.fpga {
@@ -92,18 +122,13 @@ pub fn markdown(rows: &[Row], header: &str) -> String {
             None => ["-"; 8].join(" | "),
         };
         s.push_str(&format!(
-            "| `{}` | {area} | {lcs} | {} |\n",
+            "| `{}` | {area} | {lcs} | {} | {} |\n",
             r.preset,
-            r.ice40_cell()
+            r.ice40_cell(),
+            r.asic_cells()
         ));
     }
     s
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// Two horizontal bar charts side by side: 2-input gate count (log scale) and iCE40
@@ -237,6 +262,9 @@ mod tests {
             }),
             synth_minutes: None,
             seconds: None,
+            asic: None,
+            asic_key: None,
+            asic_minutes: None,
         }
     }
 
