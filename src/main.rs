@@ -145,6 +145,26 @@ enum Command {
     /// A study on the core model: `lwm` runs the LWM paper's §6 (large warps, two-level
     /// scheduling) over its workloads and writes docs/eval/lwm.{md,json} and charts.
     Eval(eval::EvalArgs),
+    /// Prove each preset's properties (its block's contract) on its exported Verilog:
+    /// bounded model checking from reset and k-induction with Yosys's `sat`. Prints per
+    /// property: proved (induction), holds to --depth, or failed with the cycle, the
+    /// signals and a VCD of the counterexample; non-zero exit on any failure.
+    Prove {
+        /// Where the exported Verilog is read.
+        #[arg(long, default_value = "verilog_out")]
+        dir: PathBuf,
+        /// Cycles from reset checked, and the longest induction tried.
+        #[arg(long, default_value_t = 20)]
+        depth: u32,
+        /// Stop each property's proof after this many minutes.
+        #[arg(long)]
+        minutes: Option<u64>,
+        /// Where the harnesses and counterexamples are written.
+        #[arg(long, default_value = "target/prove")]
+        out: PathBuf,
+        #[arg(required = true)]
+        presets: Vec<String>,
+    },
     /// Replay the Rust simulation's ports on the exported Verilog and compare every cycle.
     Cosim {
         preset: String,
@@ -500,6 +520,40 @@ fn dispatch(command: Command) -> Result<(), String> {
         Command::Run(args) => run::run(args),
         Command::Workloads(args) => workloads::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Prove {
+            dir,
+            depth,
+            minutes,
+            out,
+            presets,
+        } => {
+            if depth < 2 {
+                return Err("--depth must be at least 2 (cycle 1 is the reset)".into());
+            }
+            if minutes == Some(0) {
+                return Err("--minutes must be at least 1".into());
+            }
+            let limit = minutes.map(|m| Duration::from_secs(60 * m));
+            let list = select(&presets)?;
+            let mut failures = 0;
+            for p in &list {
+                let file = exported_file(&dir, p)?;
+                println!("{}:", p.name);
+                let proofs =
+                    weft_testbenches::formal::prove(p, &file, depth, &out.join(p.name), limit)?;
+                for proof in &proofs {
+                    println!("  {}", proof.line());
+                }
+                failures += proofs
+                    .iter()
+                    .filter(|p| weft_testbenches::formal::failed(p))
+                    .count();
+            }
+            if failures > 0 {
+                return Err(format!("{failures} properties failed"));
+            }
+            Ok(())
+        }
         Command::Cosim {
             preset,
             cycles,

@@ -12,6 +12,7 @@ pub mod fpga;
 pub mod jobs;
 pub mod kernel;
 pub mod lint;
+pub mod prove;
 pub mod report;
 pub mod tools;
 pub mod verilog;

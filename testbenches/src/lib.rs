@@ -9,6 +9,7 @@ pub mod cgrf;
 pub mod convert;
 pub mod cosim;
 pub mod dom;
+pub mod formal;
 #[path = "lib/mod.rs"]
 #[allow(special_module_name)] // mirrors the `lib/` primitives folder of weft-hdl
 pub mod lib;

@@ -12,6 +12,22 @@ pub trait Tested: Block + Default + 'static {
     fn params() -> Vec<(&'static str, usize)>;
     /// A fresh bench: this block plus its golden model, ready for random stimulus.
     fn bench() -> Box<dyn Bench>;
+    /// The block's contract as formal properties, for `weft prove`.
+    fn properties() -> Option<Properties> {
+        None
+    }
+}
+
+/// A block's contract as formal properties (`weft_flow::prove`): the harness module
+/// `weft_prove` (a `.props.v` file next to the bench) and the bugs that each property
+/// must catch, so that none is vacuous.
+pub struct Properties {
+    /// Verilog for `read_verilog -formal`; `WEFT_UUT` stands for the preset's module
+    /// and the parameters are the block's `params()`.
+    pub harness: &'static str,
+    /// (property, text of the exported Verilog, replacement): the property fails on
+    /// the Verilog with the text replaced.
+    pub planted: &'static [(&'static str, &'static str, &'static str)],
 }
 
 /// One exportable parameter set of a block.
@@ -26,6 +42,8 @@ pub struct Preset {
     pub verilog: fn() -> String,
     /// A fresh bench: RTL plus golden model, ready for random stimulus.
     pub bench: fn() -> Box<dyn Bench>,
+    /// The block's formal properties, if it has them.
+    pub properties: fn() -> Option<Properties>,
 }
 
 impl Preset {
@@ -37,6 +55,7 @@ impl Preset {
             params: B::params,
             verilog: verilog_of::<B>,
             bench: B::bench,
+            properties: B::properties,
         }
     }
 

@@ -45,7 +45,75 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
     fn bench() -> Box<dyn Bench> {
         Box::new(SubWarpUnitBench::<LANES, ROWS, N, RW, GW>::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("sub_warp_unit.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `sub_warp_unit_4x8`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Presented threads of row 0 are never cleared.
+    (
+        "p_held_threads",
+        "held$0$d = held$0$q & ~pick_row$0;",
+        "held$0$d = held$0$q;",
+    ),
+    // A jump's remaining threads are not flushed: its sub-warp repeats.
+    (
+        "p_presents_while_pending",
+        "compactor$flush = is_jump;",
+        "compactor$flush = 1'b0;",
+    ),
+    (
+        "p_jump_one_sub_warp",
+        "compactor$flush = is_jump;",
+        "compactor$flush = 1'b0;",
+    ),
+    // Lane 3 reports row 1 when inactive.
+    (
+        "p_rows_of_inactive_lanes_zero",
+        "lane_field = zero_rows;\n        if (pick_row$0[3]) begin",
+        "lane_field = row_top$1;\n        if (pick_row$0[3]) begin",
+    ),
+    // `last` only for jumps.
+    (
+        "p_last",
+        "last = compactor$group_valid & (compactor$group_last | is_jump);",
+        "last = compactor$group_valid & is_jump;",
+    ),
+    (
+        "p_stall",
+        "stall = compactor$group_valid & ~(compactor$group_last | is_jump);",
+        "stall = compactor$group_valid;",
+    ),
+    // Every mode takes one row per sub-warp.
+    (
+        "p_normal_packs_columns",
+        "compactor$one_row = held_mode$q == mode_memory;",
+        "compactor$one_row = 1'b1;",
+    ),
+    (
+        "p_normal_sub_warps_max_column_popcount",
+        "compactor$one_row = held_mode$q == mode_memory;",
+        "compactor$one_row = 1'b1;",
+    ),
+    // Memory mode packs across rows.
+    (
+        "p_memory_one_row",
+        "compactor$one_row = held_mode$q == mode_memory;",
+        "compactor$one_row = 1'b0;",
+    ),
+    // Row 1 is never picked: the breakdown never ends.
+    (
+        "p_last_within_rows",
+        "pick_row$1 = held$1$q & ~seen;",
+        "pick_row$1 = zero_lanes;",
+    ),
+];
 
 impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, const GW: usize>
     Default for SubWarpUnitBench<LANES, ROWS, N, RW, GW>

@@ -76,7 +76,47 @@ impl<
     fn bench() -> Box<dyn Bench> {
         Box::new(TwoLevelSchedulerBench::<WARPS, GROUP, GROUPS, WW, GW, LW>::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("two_level_scheduler.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `two_level_scheduler_4x2`), each caught by
+/// the property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Warp 3 is granted whenever its group is, ready or not.
+    (
+        "p_grants_only_ready",
+        "if (|(sel_ready & local_mask$1)) begin",
+        "if (1'b1) begin",
+    ),
+    // No grant when only the second group has a ready warp.
+    (
+        "p_never_idles",
+        "if (|(ready & group_mask$1)) begin",
+        "if (1'b0) begin",
+    ),
+    // The group's round robin does not advance past a grant.
+    (
+        "p_grant_is_the_contracts",
+        "start$0$d = warp_arb$grant + one_local;",
+        "start$0$d = start$0$q;",
+    ),
+    (
+        "p_ready_warp_granted_within_group",
+        "start$0$d = warp_arb$grant + one_local;",
+        "start$0$d = start$0$q;",
+    ),
+    // The current group does not follow the grant.
+    (
+        "p_group_of_grant",
+        "cur$d = group_arb$grant;",
+        "cur$d = cur$q;",
+    ),
+];
 
 impl<
         const WARPS: usize,
