@@ -84,6 +84,11 @@ fn sub_warp_unit_4x8_is_proved_and_every_property_catches_a_planted_bug() {
     proved_and_no_property_vacuous("sub_warp_unit_4x8", &[]);
 }
 
+#[test]
+fn warp_compaction_unit_3x4_is_proved_and_every_property_catches_a_planted_bug() {
+    proved_and_no_property_vacuous("warp_compaction_unit_3x4", &[]);
+}
+
 /// The fairness bound's ghost counters are not tied to the arbiter's pointers, so its
 /// induction stays open; 20 cycles from reset cover the 3-bit state many times over.
 #[test]

@@ -50,7 +50,61 @@ impl<
     fn bench() -> Box<dyn Bench> {
         Box::new(WarpCompactionUnitBench::<WARPS, LANES, N, RW, GW, CW>::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("warp_compaction_unit.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `warp_compaction_unit_3x4`), each caught
+/// by the property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Compacted threads are never cleared: compacted again.
+    (
+        "p_threads_conserved",
+        "compactor$take = 1'b1;",
+        "compactor$take = 1'b0;",
+    ),
+    (
+        "p_valid_while_pending",
+        "compactor$take = 1'b1;",
+        "compactor$take = 1'b0;",
+    ),
+    // Lane 3 reports warp 1 when inactive.
+    (
+        "p_inactive_lanes_warp_zero",
+        "lane_field = zero_rows;\n        if (pick_row$0[3]) begin",
+        "lane_field = row_top$1;\n        if (pick_row$0[3]) begin",
+    ),
+    (
+        "p_last_takes_the_rest",
+        "warp_last = compactor$group_valid & compactor$group_last;",
+        "warp_last = compactor$group_valid;",
+    ),
+    // One source warp per compacted warp: no compaction.
+    (
+        "p_compacted_warps_minimum",
+        "compactor$one_row = 1'b0;",
+        "compactor$one_row = 1'b1;",
+    ),
+    (
+        "p_warps_needed",
+        "needed$d = evaluator$min_warps;",
+        "needed$d = evaluator$active_warps;",
+    ),
+    (
+        "p_waiting_warps",
+        "waiting_count$d = evaluator$active_warps;",
+        "waiting_count$d = evaluator$min_warps;",
+    ),
+    (
+        "p_saves_warps",
+        "saves$d = evaluator$adequate;",
+        "saves$d = 1'b0;",
+    ),
+];
 
 impl<
         const WARPS: usize,

@@ -1,0 +1,101 @@
+// Properties of the warp compaction unit (SPEC §3.2), proved for all inputs on the
+// exported Verilog by `weft prove`: WEFT_UUT becomes the preset's module, CTA_WARPS and
+// LANES its parameters. Ghost registers follow the contract: the waiting threads
+// loaded (warps whose `umask` bit is set) and not yet compacted, and the compacted
+// warps emitted since the load.
+module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
+    input clock,
+    input reset,
+    input load,
+    input [CTA_WARPS*LANES-1:0] cta_mask,
+    input [CTA_WARPS-1:0] umask
+);
+    localparam SW = CTA_WARPS > 1 ? $clog2(CTA_WARPS) : 1;
+    localparam CW = $clog2(CTA_WARPS + 1);
+    wire warp_valid, warp_last, saves_warps;
+    wire [LANES-1:0] warp_mask;
+    wire [LANES*SW-1:0] warp_src;
+    wire [CW-1:0] warps_needed, waiting_warps;
+    WEFT_UUT uut (
+        .clock(clock), .reset(reset), .load(load), .cta_mask(cta_mask), .umask(umask),
+        .warp_valid(warp_valid), .warp_mask(warp_mask), .warp_src(warp_src),
+        .warp_last(warp_last), .warps_needed(warps_needed),
+        .waiting_warps(waiting_warps), .saves_warps(saves_warps)
+    );
+
+    reg init = 1'b1;
+    always @(*) if (init) assume(reset);
+
+    reg [CTA_WARPS*LANES-1:0] pending = 0, waiting = 0;
+    reg [7:0] count = 0;
+
+    // The load's waiting threads: bypassed warps take no part.
+    reg [CTA_WARPS*LANES-1:0] load_waiting;
+    integer w0;
+    always @(*)
+        for (w0 = 0; w0 < CTA_WARPS; w0 = w0 + 1)
+            load_waiting[w0*LANES +: LANES] = umask[w0] ? cta_mask[w0*LANES +: LANES] : 0;
+
+    // This cycle's compacted warp as a CTA-wide mask; inactive lanes carry warp 0.
+    reg [CTA_WARPS*LANES-1:0] presented;
+    reg srcs_clean;
+    integer r0, c0;
+    always @(*) begin
+        presented = 0;
+        srcs_clean = 1'b1;
+        for (c0 = 0; c0 < LANES; c0 = c0 + 1) begin
+            if (!warp_mask[c0] && warp_src[c0*SW +: SW] != 0) srcs_clean = 1'b0;
+            for (r0 = 0; r0 < CTA_WARPS; r0 = r0 + 1)
+                if (warp_valid && warp_mask[c0] && warp_src[c0*SW +: SW] == r0)
+                    presented[r0*LANES + c0] = 1'b1;
+        end
+    end
+
+    // Compacted warps needed (largest lane popcount) and warps waiting, of the
+    // waiting threads loaded.
+    reg [7:0] max_pop, pop, rows;
+    integer r1, c1;
+    always @(*) begin
+        max_pop = 0;
+        rows = 0;
+        for (c1 = 0; c1 < LANES; c1 = c1 + 1) begin
+            pop = 0;
+            for (r1 = 0; r1 < CTA_WARPS; r1 = r1 + 1) pop = pop + waiting[r1*LANES + c1];
+            if (pop > max_pop) max_pop = pop;
+        end
+        for (r1 = 0; r1 < CTA_WARPS; r1 = r1 + 1)
+            if (waiting[r1*LANES +: LANES] != 0) rows = rows + 1;
+    end
+
+    always @(posedge clock) begin
+        init <= 1'b0;
+        if (reset) begin
+            pending <= 0;
+            waiting <= 0;
+            count <= 0;
+        end else if (load) begin
+            pending <= load_waiting;
+            waiting <= load_waiting;
+            count <= 0;
+        end else if (warp_valid) begin
+            pending <= pending & ~presented;
+            count <= count + 1;
+        end
+    end
+
+    always @(*) if (!init) begin
+        // Every compacted thread is a waiting thread not compacted before, in its own
+        // lane (the format keeps lanes): none duplicated, none from a bypassed warp.
+        p_threads_conserved: assert((presented & ~pending) == 0);
+        // A compacted warp every cycle while threads wait, none otherwise.
+        p_valid_while_pending: assert(warp_valid == (pending != 0));
+        p_inactive_lanes_warp_zero: assert(srcs_clean);
+        // The last compacted warp takes every thread left: none lost.
+        p_last_takes_the_rest: assert(!warp_valid || warp_last == (presented == pending));
+        // As many compacted warps as the adequacy evaluator's minimum, and the counts.
+        p_compacted_warps_minimum: assert(!(warp_valid && warp_last) || count + 1 == max_pop);
+        p_warps_needed: assert(warps_needed == max_pop);
+        p_waiting_warps: assert(waiting_warps == rows);
+        p_saves_warps: assert(saves_warps == (max_pop < rows));
+    end
+endmodule
