@@ -89,6 +89,12 @@ fn warp_compaction_unit_3x4_is_proved_and_every_property_catches_a_planted_bug()
     proved_and_no_property_vacuous("warp_compaction_unit_3x4", &[]);
 }
 
+#[test]
+fn adequacy_evaluator_3x4_and_capri_decision_are_proved_and_catch_planted_bugs() {
+    proved_and_no_property_vacuous("adequacy_evaluator_3x4", &[]);
+    proved_and_no_property_vacuous("capri_decision", &[]);
+}
+
 /// The fairness bound's ghost counters are not tied to the arbiter's pointers, so its
 /// induction stays open; 20 cycles from reset cover the 3-bit state many times over.
 #[test]

@@ -63,6 +63,12 @@ impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize> cr
     fn bench() -> Box<dyn Bench> {
         Box::new(AdequacyEvaluatorBench::<WARPS, LANES, N, CW>::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("adequacy_evaluator.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
 
 impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize> Default
@@ -123,3 +129,23 @@ impl<const WARPS: usize, const LANES: usize, const N: usize, const CW: usize> Be
         Ok(())
     }
 }
+
+/// Bugs planted in the exported Verilog (of `adequacy_evaluator_3x4`), each caught by
+/// the property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    (
+        "p_min_warps_is_largest_lane_popcount",
+        "min_acc = zero_count;",
+        "min_acc = one;",
+    ),
+    (
+        "p_active_warps_counts_warps_with_a_thread",
+        "active_acc = zero_count;",
+        "active_acc = one;",
+    ),
+    (
+        "p_adequate_when_compaction_saves_a_warp",
+        "adequate = min_acc < active_acc;",
+        "adequate = min_acc <= active_acc;",
+    ),
+];

@@ -29,6 +29,12 @@ impl crate::presets::Tested for CapriDecision {
     fn bench() -> Box<dyn Bench> {
         Box::new(CapriDecisionBench::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("capri_decision.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
 
 impl Default for CapriDecisionBench {
@@ -101,3 +107,41 @@ impl Bench for CapriDecisionBench {
         Ok(())
     }
 }
+
+/// Bugs planted in the exported Verilog, each caught by the property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Off a branch, the warp bypasses.
+    (
+        "p_one_action_at_a_branch",
+        "bypass = branch & ~wants;",
+        "bypass = ~wants;",
+    ),
+    // A branch that did not diverge stalls when the CAPT misses.
+    (
+        "p_capri_uniform_branch_continues",
+        "wants = diverged & (~capt_hit | capt_predict);",
+        "wants = ~capt_hit | capt_predict;",
+    ),
+    // A miss is not inserted.
+    (
+        "p_capri_miss_stalls_and_inserts",
+        "capt_op = op_insert;",
+        "capt_op = op_none;",
+    ),
+    // A hit ignores its prediction.
+    (
+        "p_capri_hit_follows_the_prediction",
+        "wants = diverged & (~capt_hit | capt_predict);",
+        "wants = diverged & ~capt_hit;",
+    ),
+    (
+        "p_tbc_stalls_at_every_branch",
+        "wants = 1'b1;",
+        "wants = 1'b0;",
+    ),
+    (
+        "p_tbc_plus_skips_uniform_branches",
+        "wants = ~uniform;",
+        "wants = 1'b1;",
+    ),
+];
