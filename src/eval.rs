@@ -7,17 +7,14 @@
 //! Performance is IPC normalised to the baseline (32 warps of 32, round robin). Every
 //! configuration runs the same thread instructions (checked), so a normalised IPC is
 //! the baseline's cycles over the configuration's.
-use crate::workloads::{Class, PAPER_CLASSES};
+use crate::workloads::{compile, run_to_end, Class, Workload, PAPER_CLASSES};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 use weft_flow::chart::{grouped_bars, stacked_fractions, Series};
-use weft_sim::core::functional::{Launch, Program};
-use weft_sim::core::image::Image;
 use weft_sim::core::machine::Machine;
-use weft_sim::core::simt::{self, Options};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Study {
@@ -150,40 +147,8 @@ struct Measured {
     host_seconds: f64,
 }
 
-/// One kernel, compiled once.
-struct Workload {
-    name: String,
-    image: Image,
-    launch: Launch,
-}
-
-fn compile(path: &Path) -> Result<Workload, String> {
-    let name = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("?")
-        .to_string();
-    let at = |e: String| format!("{}: {e}", path.display());
-    let elf = weft_flow::kernel::load(path)?;
-    let image = Image::from_elf(&elf).map_err(at)?;
-    let (threads, cta) = image.launch.ok_or_else(|| at("no WEFT_LAUNCH".into()))?;
-    Ok(Workload {
-        name,
-        image,
-        launch: Launch::new(threads, cta).map_err(at)?,
-    })
-}
-
 fn measure(w: &Workload, m: &Machine) -> Result<Measured, String> {
-    let options = Options {
-        max_cycles: u64::MAX,
-        max_instructions: u64::MAX,
-        progress: &mut |_, _, _, _| {},
-        trace: None,
-        two_level_always: false,
-    };
-    let run = simt::run(Program::new(w.image.clone()), w.launch, m, options)
-        .map_err(|e| format!("{}: {e}", w.name))?;
+    let run = run_to_end(w, m).map_err(|e| format!("{}: {e}", w.name))?;
     let s = run.stats;
     Ok(Measured {
         cycles: s.cycles,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use weft_sim::core::functional::{Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::Machine;
-use weft_sim::core::simt::{self, Options, Stats};
+use weft_sim::core::simt::{self, Options, Stats, TimedRun};
 
 /// The paper's Table 2: (benchmark, divergent-branch intensity, idle-FU intensity).
 pub const PAPER_CLASSES: &[(&str, Class, Class)] = &[
@@ -82,7 +82,15 @@ struct Row {
     seconds: f64,
 }
 
-fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
+/// One kernel, compiled once: its name (the file's stem), image and launch.
+pub struct Workload {
+    pub name: String,
+    pub image: Image,
+    pub launch: Launch,
+}
+
+/// Builds `path` (C or ELF) and reads its launch.
+pub fn compile(path: &Path) -> Result<Workload, String> {
     let name = path
         .file_stem()
         .and_then(|s| s.to_str())
@@ -94,6 +102,16 @@ fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
     let (threads, cta) = image
         .launch
         .ok_or_else(|| in_kernel("no WEFT_LAUNCH".into()))?;
+    Ok(Workload {
+        name,
+        image,
+        launch: Launch::new(threads, cta).map_err(in_kernel)?,
+    })
+}
+
+/// Runs `w` on `machine` to its end, without limits or progress output (errors as the
+/// model gives them: callers say which kernel).
+pub fn run_to_end(w: &Workload, machine: &Machine) -> Result<TimedRun, String> {
     let options = Options {
         max_cycles: u64::MAX,
         max_instructions: u64::MAX,
@@ -101,16 +119,15 @@ fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
         trace: None,
         two_level_always: false,
     };
-    let run = simt::run(
-        Program::new(image),
-        Launch::new(threads, cta)?,
-        machine,
-        options,
-    )
-    .map_err(in_kernel)?;
-    eprintln!("  {name}: {:.2} s", run.seconds);
+    simt::run(Program::new(w.image.clone()), w.launch, machine, options)
+}
+
+fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
+    let w = compile(path)?;
+    let run = run_to_end(&w, machine).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("  {}: {:.2} s", w.name, run.seconds);
     Ok(Row {
-        name,
+        name: w.name,
         stats: run.stats,
         seconds: run.seconds,
     })
