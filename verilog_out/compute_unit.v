@@ -36,212 +36,12 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
 
     // Constant declarations
     localparam  op_add = 4'h0;
-    localparam  op_sub = 4'h1;
-    localparam  op_mul = 4'h2;
-    localparam  op_and = 4'h3;
-    localparam  op_or = 4'h4;
-    localparam  op_xor = 4'h5;
-    localparam  op_shl = 4'h6;
-    localparam  op_shr = 4'h7;
-    localparam  op_sra = 4'h8;
-    localparam  op_eq = 4'h9;
-    localparam  op_ne = 4'ha;
-    localparam  op_lt = 4'hb;
-    localparam  op_ltu = 4'hc;
     localparam  op_select = 4'hd;
     localparam  op_fadd = 4'he;
     localparam  op_fmul = 4'hf;
-    localparam  sh6$0 = 6'b0;
-    localparam  sh6$1 = 6'b1;
-    localparam  sh6$2 = 6'b10;
-    localparam  sh6$3 = 6'b11;
-    localparam  sh6$4 = 6'b100;
-    localparam  sh6$5 = 6'b101;
-    localparam  sh6$6 = 6'b110;
-    localparam  sh6$7 = 6'b111;
-    localparam  sh6$8 = 6'b1000;
-    localparam  sh6$9 = 6'b1001;
-    localparam  sh6$10 = 6'b1010;
-    localparam  sh6$11 = 6'b1011;
-    localparam  sh6$12 = 6'b1100;
-    localparam  sh6$13 = 6'b1101;
-    localparam  sh6$14 = 6'b1110;
-    localparam  sh6$15 = 6'b1111;
-    localparam  sh6$16 = 6'b10000;
-    localparam  sh6$17 = 6'b10001;
-    localparam  sh6$18 = 6'b10010;
-    localparam  sh6$19 = 6'b10011;
-    localparam  sh6$20 = 6'b10100;
-    localparam  sh6$21 = 6'b10101;
-    localparam  sh6$22 = 6'b10110;
-    localparam  sh6$23 = 6'b10111;
-    localparam  sh6$24 = 6'b11000;
-    localparam  sh6$25 = 6'b11001;
-    localparam  sh6$26 = 6'b11010;
-    localparam  sh6$27 = 6'b11011;
-    localparam  sh6$28 = 6'b11100;
-    localparam  sh6$29 = 6'b11101;
-    localparam  sh6$30 = 6'b11110;
-    localparam  sh6$31 = 6'b11111;
-    localparam  zero6 = 6'b0;
-    localparam  one32 = 32'h1;
-    localparam  lz_of_bit6$0 = 6'b111111;
-    localparam  lz_of_bit6$1 = 6'b111110;
-    localparam  lz_of_bit6$2 = 6'b111101;
-    localparam  lz_of_bit6$3 = 6'b111100;
-    localparam  lz_of_bit6$4 = 6'b111011;
-    localparam  lz_of_bit6$5 = 6'b111010;
-    localparam  lz_of_bit6$6 = 6'b111001;
-    localparam  lz_of_bit6$7 = 6'b111000;
-    localparam  lz_of_bit6$8 = 6'b110111;
-    localparam  lz_of_bit6$9 = 6'b110110;
-    localparam  lz_of_bit6$10 = 6'b110101;
-    localparam  lz_of_bit6$11 = 6'b110100;
-    localparam  lz_of_bit6$12 = 6'b110011;
-    localparam  lz_of_bit6$13 = 6'b110010;
-    localparam  lz_of_bit6$14 = 6'b110001;
-    localparam  lz_of_bit6$15 = 6'b110000;
-    localparam  lz_of_bit6$16 = 6'b101111;
-    localparam  lz_of_bit6$17 = 6'b101110;
-    localparam  lz_of_bit6$18 = 6'b101101;
-    localparam  lz_of_bit6$19 = 6'b101100;
-    localparam  lz_of_bit6$20 = 6'b101011;
-    localparam  lz_of_bit6$21 = 6'b101010;
-    localparam  lz_of_bit6$22 = 6'b101001;
-    localparam  lz_of_bit6$23 = 6'b101000;
-    localparam  lz_of_bit6$24 = 6'b100111;
-    localparam  lz_of_bit6$25 = 6'b100110;
-    localparam  lz_of_bit6$26 = 6'b100101;
-    localparam  lz_of_bit6$27 = 6'b100100;
-    localparam  lz_of_bit6$28 = 6'b100011;
-    localparam  lz_of_bit6$29 = 6'b100010;
-    localparam  lz_of_bit6$30 = 6'b100001;
-    localparam  lz_of_bit6$31 = 6'b100000;
-    localparam  lz_of_bit6$32 = 6'b11111;
-    localparam  lz_of_bit6$33 = 6'b11110;
-    localparam  lz_of_bit6$34 = 6'b11101;
-    localparam  lz_of_bit6$35 = 6'b11100;
-    localparam  lz_of_bit6$36 = 6'b11011;
-    localparam  lz_of_bit6$37 = 6'b11010;
-    localparam  lz_of_bit6$38 = 6'b11001;
-    localparam  lz_of_bit6$39 = 6'b11000;
-    localparam  lz_of_bit6$40 = 6'b10111;
-    localparam  lz_of_bit6$41 = 6'b10110;
-    localparam  lz_of_bit6$42 = 6'b10101;
-    localparam  lz_of_bit6$43 = 6'b10100;
-    localparam  lz_of_bit6$44 = 6'b10011;
-    localparam  lz_of_bit6$45 = 6'b10010;
-    localparam  lz_of_bit6$46 = 6'b10001;
-    localparam  lz_of_bit6$47 = 6'b10000;
-    localparam  lz_of_bit6$48 = 6'b1111;
-    localparam  lz_of_bit6$49 = 6'b1110;
-    localparam  lz_of_bit6$50 = 6'b1101;
-    localparam  lz_of_bit6$51 = 6'b1100;
-    localparam  lz_of_bit6$52 = 6'b1011;
-    localparam  lz_of_bit6$53 = 6'b1010;
-    localparam  lz_of_bit6$54 = 6'b1001;
-    localparam  lz_of_bit6$55 = 6'b1000;
-    localparam  lz_of_bit6$56 = 6'b111;
-    localparam  lz_of_bit6$57 = 6'b110;
-    localparam  lz_of_bit6$58 = 6'b101;
-    localparam  lz_of_bit6$59 = 6'b100;
-    localparam  lz_of_bit6$60 = 6'b11;
-    localparam  lz_of_bit6$61 = 6'b10;
-    localparam  lz_of_bit6$62 = 6'b1;
-    localparam  lz_of_bit6$63 = 6'b0;
-    localparam  lz_of_bit32$0 = 32'h3f;
-    localparam  lz_of_bit32$1 = 32'h3e;
-    localparam  lz_of_bit32$2 = 32'h3d;
-    localparam  lz_of_bit32$3 = 32'h3c;
-    localparam  lz_of_bit32$4 = 32'h3b;
-    localparam  lz_of_bit32$5 = 32'h3a;
-    localparam  lz_of_bit32$6 = 32'h39;
-    localparam  lz_of_bit32$7 = 32'h38;
-    localparam  lz_of_bit32$8 = 32'h37;
-    localparam  lz_of_bit32$9 = 32'h36;
-    localparam  lz_of_bit32$10 = 32'h35;
-    localparam  lz_of_bit32$11 = 32'h34;
-    localparam  lz_of_bit32$12 = 32'h33;
-    localparam  lz_of_bit32$13 = 32'h32;
-    localparam  lz_of_bit32$14 = 32'h31;
-    localparam  lz_of_bit32$15 = 32'h30;
-    localparam  lz_of_bit32$16 = 32'h2f;
-    localparam  lz_of_bit32$17 = 32'h2e;
-    localparam  lz_of_bit32$18 = 32'h2d;
-    localparam  lz_of_bit32$19 = 32'h2c;
-    localparam  lz_of_bit32$20 = 32'h2b;
-    localparam  lz_of_bit32$21 = 32'h2a;
-    localparam  lz_of_bit32$22 = 32'h29;
-    localparam  lz_of_bit32$23 = 32'h28;
-    localparam  lz_of_bit32$24 = 32'h27;
-    localparam  lz_of_bit32$25 = 32'h26;
-    localparam  lz_of_bit32$26 = 32'h25;
-    localparam  lz_of_bit32$27 = 32'h24;
-    localparam  lz_of_bit32$28 = 32'h23;
-    localparam  lz_of_bit32$29 = 32'h22;
-    localparam  lz_of_bit32$30 = 32'h21;
-    localparam  lz_of_bit32$31 = 32'h20;
-    localparam  lz_of_bit32$32 = 32'h1f;
-    localparam  lz_of_bit32$33 = 32'h1e;
-    localparam  lz_of_bit32$34 = 32'h1d;
-    localparam  lz_of_bit32$35 = 32'h1c;
-    localparam  lz_of_bit32$36 = 32'h1b;
-    localparam  lz_of_bit32$37 = 32'h1a;
-    localparam  lz_of_bit32$38 = 32'h19;
-    localparam  lz_of_bit32$39 = 32'h18;
-    localparam  lz_of_bit32$40 = 32'h17;
-    localparam  lz_of_bit32$41 = 32'h16;
-    localparam  lz_of_bit32$42 = 32'h15;
-    localparam  lz_of_bit32$43 = 32'h14;
-    localparam  lz_of_bit32$44 = 32'h13;
-    localparam  lz_of_bit32$45 = 32'h12;
-    localparam  lz_of_bit32$46 = 32'h11;
-    localparam  lz_of_bit32$47 = 32'h10;
-    localparam  lz_of_bit32$48 = 32'hf;
-    localparam  lz_of_bit32$49 = 32'he;
-    localparam  lz_of_bit32$50 = 32'hd;
-    localparam  lz_of_bit32$51 = 32'hc;
-    localparam  lz_of_bit32$52 = 32'hb;
-    localparam  lz_of_bit32$53 = 32'ha;
-    localparam  lz_of_bit32$54 = 32'h9;
-    localparam  lz_of_bit32$55 = 32'h8;
-    localparam  lz_of_bit32$56 = 32'h7;
-    localparam  lz_of_bit32$57 = 32'h6;
-    localparam  lz_of_bit32$58 = 32'h5;
-    localparam  lz_of_bit32$59 = 32'h4;
-    localparam  lz_of_bit32$60 = 32'h3;
-    localparam  lz_of_bit32$61 = 32'h2;
-    localparam  lz_of_bit32$62 = 32'h1;
-    localparam  lz_of_bit32$63 = 32'h0;
-    localparam  sh8 = 5'b1000;
-    localparam  sh23 = 5'b10111;
-    localparam  sh39 = 6'b100111;
-    localparam  zero2 = 2'b0;
     localparam  zero_vc = 4'h0;
     localparam  zero16 = 16'h0;
     localparam  zero32 = 32'h0;
-    localparam  zero64 = 64'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  ones64 = 64'hffffffffffffffff;
-    localparam  one64 = 64'h1;
-    localparam  sign_bit = 32'h80000000;
-    localparam  abs_mask = 32'h7fffffff;
-    localparam  frac_mask = 32'h7fffff;
-    localparam  hidden = 32'h800000;
-    localparam  exp_mask = 32'hff;
-    localparam  exp_max = 32'hff;
-    localparam  mul_bias = 32'h6e;
-    localparam  max_shift = 32'h3f;
-    localparam  guard_bit = 32'h80;
-    localparam  low7 = 32'h7f;
-    localparam  carry_bit = 32'h1000000;
-    localparam  sig_all_ones = 32'hffffff;
-    localparam  infinity = 32'h7f800000;
-    localparam  quiet_nan = 32'h7fc00000;
-    localparam  min_normal = 32'h800000;
-    localparam  class_zero = 2'b1;
-    localparam  class_inf = 2'b10;
-    localparam  class_nan = 2'b11;
     localparam  operands1 = 2'b1;
     localparam  operands2 = 2'b10;
     localparam  operands3 = 2'b11;
@@ -275,10 +75,30 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
     wire  [31:0] buffer$out_c;
     wire  buffer$busy;
     wire  buffer$tid_error;
-    reg  [31:0] widen_x$narrow;
-    wire  [63:0] widen_x$wide;
-    reg  [31:0] widen_y$narrow;
-    wire  [63:0] widen_y$wide;
+    reg  [3:0] alu$op;
+    reg  [31:0] alu$a;
+    reg  [31:0] alu$b;
+    reg  [31:0] alu$c;
+    reg  [31:0] alu$product;
+    wire  [31:0] alu$result;
+    reg  [31:0] multiplier$x;
+    reg  [31:0] multiplier$y;
+    wire  [63:0] multiplier$product;
+    reg  align$fmul;
+    reg  [31:0] align$a;
+    reg  [31:0] align$b;
+    reg  [63:0] align$product;
+    wire  [31:0] align$sig_a;
+    wire  [31:0] align$sig_b;
+    wire  align$sign;
+    wire  [31:0] align$exp;
+    wire  [63:0] align$mant;
+    wire  [1:0] align$special;
+    reg  round$sign;
+    reg  [31:0] round$exp;
+    reg  [63:0] round$mant;
+    reg  [1:0] round$special;
+    wire  [31:0] round$result;
     reg  [3:0] op$d;
     wire  [3:0] op$q;
     reg  op$clock;
@@ -358,57 +178,6 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
     reg  advance;
     reg  fire;
     reg  float1;
-    reg  [4:0] shamt;
-    reg  [31:0] int_res;
-    reg  [31:0] exp_a;
-    reg  [31:0] exp_b;
-    reg  [31:0] frac_a;
-    reg  [31:0] frac_b;
-    reg  sign_a;
-    reg  sign_b;
-    reg  zero_a;
-    reg  zero_b;
-    reg  inf_a;
-    reg  inf_b;
-    reg  nan_a;
-    reg  nan_b;
-    reg  [31:0] sig_a;
-    reg  [31:0] sig_b;
-    reg  [31:0] mul_x;
-    reg  [31:0] mul_y;
-    reg  [63:0] wide_x;
-    reg  [63:0] wide_y;
-    reg  [63:0] product;
-    reg  swap;
-    reg  [31:0] exp_x;
-    reg  [31:0] exp_y;
-    reg  sign_x;
-    reg  sign_y;
-    reg  [63:0] frame_x;
-    reg  [63:0] frame_y;
-    reg  [31:0] diff;
-    reg  [5:0] diff6;
-    reg  [63:0] aligned;
-    reg  sticky_y;
-    reg  [63:0] sum;
-    reg  fp_sign;
-    reg  [31:0] fp_exp;
-    reg  [63:0] fp_mant;
-    reg  [1:0] fp_class;
-    reg  found;
-    reg  [5:0] lz6;
-    reg  [31:0] lz32;
-    reg  [63:0] norm;
-    reg  [31:0] upper;
-    reg  [31:0] sig24;
-    reg  guard;
-    reg  sticky;
-    reg  round_up;
-    reg  [31:0] sig25;
-    reg  [31:0] exp_pre;
-    reg  [31:0] exp_fin;
-    reg  [31:0] sign_word;
-    reg  [31:0] fp_res;
     reg  [31:0] result;
     reg  [3:0] present_vc;
     reg  [15:0] present_tid;
@@ -445,13 +214,37 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
         .busy(buffer$busy),
         .tid_error(buffer$tid_error)
     );
-    compute_unit$widen_x widen_x(
-        .narrow(widen_x$narrow),
-        .wide(widen_x$wide)
+    compute_unit$alu alu(
+        .op(alu$op),
+        .a(alu$a),
+        .b(alu$b),
+        .c(alu$c),
+        .product(alu$product),
+        .result(alu$result)
     );
-    compute_unit$widen_y widen_y(
-        .narrow(widen_y$narrow),
-        .wide(widen_y$wide)
+    compute_unit$multiplier multiplier(
+        .x(multiplier$x),
+        .y(multiplier$y),
+        .product(multiplier$product)
+    );
+    compute_unit$align align(
+        .fmul(align$fmul),
+        .a(align$a),
+        .b(align$b),
+        .product(align$product),
+        .sig_a(align$sig_a),
+        .sig_b(align$sig_b),
+        .sign(align$sign),
+        .exp(align$exp),
+        .mant(align$mant),
+        .special(align$special)
+    );
+    compute_unit$round round(
+        .sign(round$sign),
+        .exp(round$exp),
+        .mant(round$mant),
+        .special(round$special),
+        .result(round$result)
     );
     compute_unit$op op(
         .d(op$d),
@@ -656,549 +449,28 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
         buffer$out_ready = advance;
         fire = buffer$out_valid & advance;
         float1 = (op1$q == op_fadd) | (op1$q == op_fmul);
-        shamt = b1$q[(32'h0)+:(5)];
-        exp_a = (a1$q >> sh23) & exp_mask;
-        exp_b = (b1$q >> sh23) & exp_mask;
-        frac_a = a1$q & frac_mask;
-        frac_b = b1$q & frac_mask;
-        sign_a = |(a1$q & sign_bit);
-        sign_b = |(b1$q & sign_bit);
-        zero_a = ~|exp_a;
-        zero_b = ~|exp_b;
-        inf_a = (exp_a == exp_max) & ~|frac_a;
-        inf_b = (exp_b == exp_max) & ~|frac_b;
-        nan_a = (exp_a == exp_max) & |frac_a;
-        nan_b = (exp_b == exp_max) & |frac_b;
-        sig_a = frac_a | hidden;
-        if (zero_a) begin
-            sig_a = zero32;
-        end
-        sig_b = frac_b | hidden;
-        if (zero_b) begin
-            sig_b = zero32;
-        end
-        mul_x = a1$q;
-        mul_y = b1$q;
+        align$fmul = op1$q == op_fmul;
+        align$a = a1$q;
+        align$b = b1$q;
+        multiplier$x = a1$q;
+        multiplier$y = b1$q;
         if (float1) begin
-            mul_x = sig_a;
-            mul_y = sig_b;
-        end
-        widen_x$narrow = mul_x;
-        widen_y$narrow = mul_y;
-        wide_x = widen_x$wide;
-        wide_y = widen_y$wide;
-        product = zero64;
-        if (mul_y[0]) begin
-            product = product + (wide_x << sh6$0);
-        end
-        if (mul_y[1]) begin
-            product = product + (wide_x << sh6$1);
-        end
-        if (mul_y[2]) begin
-            product = product + (wide_x << sh6$2);
-        end
-        if (mul_y[3]) begin
-            product = product + (wide_x << sh6$3);
-        end
-        if (mul_y[4]) begin
-            product = product + (wide_x << sh6$4);
-        end
-        if (mul_y[5]) begin
-            product = product + (wide_x << sh6$5);
-        end
-        if (mul_y[6]) begin
-            product = product + (wide_x << sh6$6);
-        end
-        if (mul_y[7]) begin
-            product = product + (wide_x << sh6$7);
-        end
-        if (mul_y[8]) begin
-            product = product + (wide_x << sh6$8);
-        end
-        if (mul_y[9]) begin
-            product = product + (wide_x << sh6$9);
-        end
-        if (mul_y[10]) begin
-            product = product + (wide_x << sh6$10);
-        end
-        if (mul_y[11]) begin
-            product = product + (wide_x << sh6$11);
-        end
-        if (mul_y[12]) begin
-            product = product + (wide_x << sh6$12);
-        end
-        if (mul_y[13]) begin
-            product = product + (wide_x << sh6$13);
-        end
-        if (mul_y[14]) begin
-            product = product + (wide_x << sh6$14);
-        end
-        if (mul_y[15]) begin
-            product = product + (wide_x << sh6$15);
-        end
-        if (mul_y[16]) begin
-            product = product + (wide_x << sh6$16);
-        end
-        if (mul_y[17]) begin
-            product = product + (wide_x << sh6$17);
-        end
-        if (mul_y[18]) begin
-            product = product + (wide_x << sh6$18);
-        end
-        if (mul_y[19]) begin
-            product = product + (wide_x << sh6$19);
-        end
-        if (mul_y[20]) begin
-            product = product + (wide_x << sh6$20);
-        end
-        if (mul_y[21]) begin
-            product = product + (wide_x << sh6$21);
-        end
-        if (mul_y[22]) begin
-            product = product + (wide_x << sh6$22);
-        end
-        if (mul_y[23]) begin
-            product = product + (wide_x << sh6$23);
-        end
-        if (mul_y[24]) begin
-            product = product + (wide_x << sh6$24);
-        end
-        if (mul_y[25]) begin
-            product = product + (wide_x << sh6$25);
-        end
-        if (mul_y[26]) begin
-            product = product + (wide_x << sh6$26);
-        end
-        if (mul_y[27]) begin
-            product = product + (wide_x << sh6$27);
-        end
-        if (mul_y[28]) begin
-            product = product + (wide_x << sh6$28);
-        end
-        if (mul_y[29]) begin
-            product = product + (wide_x << sh6$29);
-        end
-        if (mul_y[30]) begin
-            product = product + (wide_x << sh6$30);
-        end
-        if (mul_y[31]) begin
-            product = product + (wide_x << sh6$31);
-        end
-        int_res = zero32;
-        if (op1$q == op_add) begin
-            int_res = a1$q + b1$q;
-        end
-        if (op1$q == op_sub) begin
-            int_res = a1$q - b1$q;
-        end
-        if (op1$q == op_mul) begin
-            int_res = product[(32'h0)+:(32)];
-        end
-        if (op1$q == op_and) begin
-            int_res = a1$q & b1$q;
-        end
-        if (op1$q == op_or) begin
-            int_res = a1$q | b1$q;
-        end
-        if (op1$q == op_xor) begin
-            int_res = a1$q ^ b1$q;
-        end
-        if (op1$q == op_shl) begin
-            int_res = a1$q << shamt;
-        end
-        if (op1$q == op_shr) begin
-            int_res = a1$q >> shamt;
-        end
-        if (op1$q == op_sra) begin
-            int_res = a1$q >> shamt;
-            if (sign_a) begin
-                int_res = (a1$q >> shamt) | ~(ones32 >> shamt);
-            end
-        end
-        if ((op1$q == op_eq) & (a1$q == b1$q)) begin
-            int_res = one32;
-        end
-        if ((op1$q == op_ne) & (a1$q != b1$q)) begin
-            int_res = one32;
-        end
-        if ((op1$q == op_lt) & ((a1$q ^ sign_bit) < (b1$q ^ sign_bit))) begin
-            int_res = one32;
-        end
-        if ((op1$q == op_ltu) & (a1$q < b1$q)) begin
-            int_res = one32;
-        end
-        if (op1$q == op_select) begin
-            int_res = c1$q;
-            if (|a1$q) begin
-                int_res = b1$q;
-            end
-        end
-        swap = (b1$q & abs_mask) > (a1$q & abs_mask);
-        exp_x = exp_a;
-        exp_y = exp_b;
-        sign_x = sign_a;
-        sign_y = sign_b;
-        frame_x = wide_x << sh39;
-        frame_y = wide_y << sh39;
-        if (swap) begin
-            exp_x = exp_b;
-            exp_y = exp_a;
-            sign_x = sign_b;
-            sign_y = sign_a;
-            frame_x = wide_y << sh39;
-            frame_y = wide_x << sh39;
-        end
-        diff = exp_x - exp_y;
-        diff6 = diff[(32'h0)+:(6)];
-        aligned = frame_y >> diff6;
-        sticky_y = |(frame_y & ~(ones64 << diff6));
-        if (diff > max_shift) begin
-            aligned = zero64;
-            sticky_y = |frame_y;
-        end
-        if (sticky_y) begin
-            aligned = aligned | one64;
-        end
-        sum = frame_x + aligned;
-        if (sign_x != sign_y) begin
-            sum = frame_x - aligned;
-        end
-        fp_sign = sign_x;
-        fp_exp = exp_x + one32;
-        fp_mant = sum;
-        fp_class = zero2;
-        if (zero_a & zero_b) begin
-            fp_class = class_zero;
-            fp_sign = sign_a & sign_b;
-        end
-        if (inf_a | inf_b) begin
-            fp_class = class_inf;
-            fp_sign = sign_b;
-            if (inf_a) begin
-                fp_sign = sign_a;
-            end
-        end
-        if (nan_a | nan_b | (inf_a & inf_b & (sign_a != sign_b))) begin
-            fp_class = class_nan;
-        end
-        if (op1$q == op_fmul) begin
-            fp_sign = sign_a ^ sign_b;
-            fp_exp = exp_a + exp_b - mul_bias;
-            fp_mant = product;
-            fp_class = zero2;
-            if (zero_a | zero_b) begin
-                fp_class = class_zero;
-            end
-            if (inf_a | inf_b) begin
-                fp_class = class_inf;
-            end
-            if (nan_a | nan_b | (inf_a & zero_b) | (zero_a & inf_b)) begin
-                fp_class = class_nan;
-            end
-        end
-        found = |mant2$q;
-        lz6 = zero6;
-        lz32 = zero32;
-        if (mant2$q[0]) begin
-            lz6 = lz_of_bit6$0;
-            lz32 = lz_of_bit32$0;
-        end
-        if (mant2$q[1]) begin
-            lz6 = lz_of_bit6$1;
-            lz32 = lz_of_bit32$1;
-        end
-        if (mant2$q[2]) begin
-            lz6 = lz_of_bit6$2;
-            lz32 = lz_of_bit32$2;
-        end
-        if (mant2$q[3]) begin
-            lz6 = lz_of_bit6$3;
-            lz32 = lz_of_bit32$3;
-        end
-        if (mant2$q[4]) begin
-            lz6 = lz_of_bit6$4;
-            lz32 = lz_of_bit32$4;
-        end
-        if (mant2$q[5]) begin
-            lz6 = lz_of_bit6$5;
-            lz32 = lz_of_bit32$5;
-        end
-        if (mant2$q[6]) begin
-            lz6 = lz_of_bit6$6;
-            lz32 = lz_of_bit32$6;
-        end
-        if (mant2$q[7]) begin
-            lz6 = lz_of_bit6$7;
-            lz32 = lz_of_bit32$7;
-        end
-        if (mant2$q[8]) begin
-            lz6 = lz_of_bit6$8;
-            lz32 = lz_of_bit32$8;
-        end
-        if (mant2$q[9]) begin
-            lz6 = lz_of_bit6$9;
-            lz32 = lz_of_bit32$9;
-        end
-        if (mant2$q[10]) begin
-            lz6 = lz_of_bit6$10;
-            lz32 = lz_of_bit32$10;
-        end
-        if (mant2$q[11]) begin
-            lz6 = lz_of_bit6$11;
-            lz32 = lz_of_bit32$11;
-        end
-        if (mant2$q[12]) begin
-            lz6 = lz_of_bit6$12;
-            lz32 = lz_of_bit32$12;
-        end
-        if (mant2$q[13]) begin
-            lz6 = lz_of_bit6$13;
-            lz32 = lz_of_bit32$13;
-        end
-        if (mant2$q[14]) begin
-            lz6 = lz_of_bit6$14;
-            lz32 = lz_of_bit32$14;
-        end
-        if (mant2$q[15]) begin
-            lz6 = lz_of_bit6$15;
-            lz32 = lz_of_bit32$15;
-        end
-        if (mant2$q[16]) begin
-            lz6 = lz_of_bit6$16;
-            lz32 = lz_of_bit32$16;
-        end
-        if (mant2$q[17]) begin
-            lz6 = lz_of_bit6$17;
-            lz32 = lz_of_bit32$17;
-        end
-        if (mant2$q[18]) begin
-            lz6 = lz_of_bit6$18;
-            lz32 = lz_of_bit32$18;
-        end
-        if (mant2$q[19]) begin
-            lz6 = lz_of_bit6$19;
-            lz32 = lz_of_bit32$19;
-        end
-        if (mant2$q[20]) begin
-            lz6 = lz_of_bit6$20;
-            lz32 = lz_of_bit32$20;
-        end
-        if (mant2$q[21]) begin
-            lz6 = lz_of_bit6$21;
-            lz32 = lz_of_bit32$21;
-        end
-        if (mant2$q[22]) begin
-            lz6 = lz_of_bit6$22;
-            lz32 = lz_of_bit32$22;
-        end
-        if (mant2$q[23]) begin
-            lz6 = lz_of_bit6$23;
-            lz32 = lz_of_bit32$23;
-        end
-        if (mant2$q[24]) begin
-            lz6 = lz_of_bit6$24;
-            lz32 = lz_of_bit32$24;
-        end
-        if (mant2$q[25]) begin
-            lz6 = lz_of_bit6$25;
-            lz32 = lz_of_bit32$25;
-        end
-        if (mant2$q[26]) begin
-            lz6 = lz_of_bit6$26;
-            lz32 = lz_of_bit32$26;
-        end
-        if (mant2$q[27]) begin
-            lz6 = lz_of_bit6$27;
-            lz32 = lz_of_bit32$27;
-        end
-        if (mant2$q[28]) begin
-            lz6 = lz_of_bit6$28;
-            lz32 = lz_of_bit32$28;
-        end
-        if (mant2$q[29]) begin
-            lz6 = lz_of_bit6$29;
-            lz32 = lz_of_bit32$29;
-        end
-        if (mant2$q[30]) begin
-            lz6 = lz_of_bit6$30;
-            lz32 = lz_of_bit32$30;
-        end
-        if (mant2$q[31]) begin
-            lz6 = lz_of_bit6$31;
-            lz32 = lz_of_bit32$31;
-        end
-        if (mant2$q[32]) begin
-            lz6 = lz_of_bit6$32;
-            lz32 = lz_of_bit32$32;
-        end
-        if (mant2$q[33]) begin
-            lz6 = lz_of_bit6$33;
-            lz32 = lz_of_bit32$33;
-        end
-        if (mant2$q[34]) begin
-            lz6 = lz_of_bit6$34;
-            lz32 = lz_of_bit32$34;
-        end
-        if (mant2$q[35]) begin
-            lz6 = lz_of_bit6$35;
-            lz32 = lz_of_bit32$35;
-        end
-        if (mant2$q[36]) begin
-            lz6 = lz_of_bit6$36;
-            lz32 = lz_of_bit32$36;
-        end
-        if (mant2$q[37]) begin
-            lz6 = lz_of_bit6$37;
-            lz32 = lz_of_bit32$37;
-        end
-        if (mant2$q[38]) begin
-            lz6 = lz_of_bit6$38;
-            lz32 = lz_of_bit32$38;
-        end
-        if (mant2$q[39]) begin
-            lz6 = lz_of_bit6$39;
-            lz32 = lz_of_bit32$39;
-        end
-        if (mant2$q[40]) begin
-            lz6 = lz_of_bit6$40;
-            lz32 = lz_of_bit32$40;
-        end
-        if (mant2$q[41]) begin
-            lz6 = lz_of_bit6$41;
-            lz32 = lz_of_bit32$41;
-        end
-        if (mant2$q[42]) begin
-            lz6 = lz_of_bit6$42;
-            lz32 = lz_of_bit32$42;
-        end
-        if (mant2$q[43]) begin
-            lz6 = lz_of_bit6$43;
-            lz32 = lz_of_bit32$43;
-        end
-        if (mant2$q[44]) begin
-            lz6 = lz_of_bit6$44;
-            lz32 = lz_of_bit32$44;
-        end
-        if (mant2$q[45]) begin
-            lz6 = lz_of_bit6$45;
-            lz32 = lz_of_bit32$45;
-        end
-        if (mant2$q[46]) begin
-            lz6 = lz_of_bit6$46;
-            lz32 = lz_of_bit32$46;
-        end
-        if (mant2$q[47]) begin
-            lz6 = lz_of_bit6$47;
-            lz32 = lz_of_bit32$47;
-        end
-        if (mant2$q[48]) begin
-            lz6 = lz_of_bit6$48;
-            lz32 = lz_of_bit32$48;
-        end
-        if (mant2$q[49]) begin
-            lz6 = lz_of_bit6$49;
-            lz32 = lz_of_bit32$49;
-        end
-        if (mant2$q[50]) begin
-            lz6 = lz_of_bit6$50;
-            lz32 = lz_of_bit32$50;
-        end
-        if (mant2$q[51]) begin
-            lz6 = lz_of_bit6$51;
-            lz32 = lz_of_bit32$51;
-        end
-        if (mant2$q[52]) begin
-            lz6 = lz_of_bit6$52;
-            lz32 = lz_of_bit32$52;
-        end
-        if (mant2$q[53]) begin
-            lz6 = lz_of_bit6$53;
-            lz32 = lz_of_bit32$53;
-        end
-        if (mant2$q[54]) begin
-            lz6 = lz_of_bit6$54;
-            lz32 = lz_of_bit32$54;
-        end
-        if (mant2$q[55]) begin
-            lz6 = lz_of_bit6$55;
-            lz32 = lz_of_bit32$55;
-        end
-        if (mant2$q[56]) begin
-            lz6 = lz_of_bit6$56;
-            lz32 = lz_of_bit32$56;
-        end
-        if (mant2$q[57]) begin
-            lz6 = lz_of_bit6$57;
-            lz32 = lz_of_bit32$57;
-        end
-        if (mant2$q[58]) begin
-            lz6 = lz_of_bit6$58;
-            lz32 = lz_of_bit32$58;
-        end
-        if (mant2$q[59]) begin
-            lz6 = lz_of_bit6$59;
-            lz32 = lz_of_bit32$59;
-        end
-        if (mant2$q[60]) begin
-            lz6 = lz_of_bit6$60;
-            lz32 = lz_of_bit32$60;
-        end
-        if (mant2$q[61]) begin
-            lz6 = lz_of_bit6$61;
-            lz32 = lz_of_bit32$61;
-        end
-        if (mant2$q[62]) begin
-            lz6 = lz_of_bit6$62;
-            lz32 = lz_of_bit32$62;
-        end
-        if (mant2$q[63]) begin
-            lz6 = lz_of_bit6$63;
-            lz32 = lz_of_bit32$63;
-        end
-        norm = mant2$q << lz6;
-        upper = norm[(32'h20)+:(32)];
-        sig24 = upper >> sh8;
-        guard = |(upper & guard_bit);
-        sticky = |(upper & low7) | |norm[(32'h0)+:(32)];
-        round_up = guard & (sticky | |(sig24 & one32));
-        sig25 = sig24;
-        if (round_up) begin
-            sig25 = sig24 + one32;
-        end
-        exp_pre = exp2$q - lz32;
-        exp_fin = exp_pre;
-        if (|(sig25 & carry_bit)) begin
-            exp_fin = exp_pre + one32;
-        end
-        sign_word = zero32;
-        if (sign2$q) begin
-            sign_word = sign_bit;
-        end
-        fp_res = sign_word;
-        if ((exp_pre == zero32) & (sig24 == sig_all_ones)) begin
-            fp_res = sign_word | min_normal;
-        end
-        if (~|(exp_fin & sign_bit) & |exp_fin) begin
-            fp_res = sign_word | ((exp_fin & exp_mask) << sh23) | (sig25 & frac_mask);
-            if (exp_fin >= exp_max) begin
-                fp_res = sign_word | infinity;
-            end
-        end
-        if (~found) begin
-            fp_res = zero32;
-        end
-        if (class2$q == class_zero) begin
-            fp_res = sign_word;
-        end
-        if (class2$q == class_inf) begin
-            fp_res = sign_word | infinity;
-        end
-        if (class2$q == class_nan) begin
-            fp_res = quiet_nan;
-        end
+            multiplier$x = align$sig_a;
+            multiplier$y = align$sig_b;
+        end
+        align$product = multiplier$product;
+        alu$op = op1$q;
+        alu$a = a1$q;
+        alu$b = b1$q;
+        alu$c = c1$q;
+        alu$product = multiplier$product[(32'h0)+:(32)];
+        round$sign = sign2$q;
+        round$exp = exp2$q;
+        round$mant = mant2$q;
+        round$special = class2$q;
         result = int2$q;
         if ((op2$q == op_fadd) | (op2$q == op_fmul)) begin
-            result = fp_res;
+            result = round$result;
         end
         select_now = op$q == op_select;
         issue_b = buffer$out_b;
@@ -1221,11 +493,11 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
             vc2$d = vc1$q;
             tid2$d = tid1$q;
             op2$d = op1$q;
-            int2$d = int_res;
-            sign2$d = fp_sign;
-            exp2$d = fp_exp;
-            mant2$d = fp_mant;
-            class2$d = fp_class;
+            int2$d = alu$result;
+            sign2$d = align$sign;
+            exp2$d = align$exp;
+            mant2$d = align$mant;
+            class2$d = align$special;
             v3$d = v2$q;
             vc3$d = vc2$q;
             tid3$d = tid2$q;
@@ -1273,6 +545,301 @@ module compute_unit$a1(d,q,clock);
     end
 
 endmodule // top$a1
+
+
+module compute_unit$align(fmul,a,b,product,sig_a,sig_b,sign,exp,mant,special);
+
+    // Module arguments
+    input wire  fmul;
+    input wire  [31:0] a;
+    input wire  [31:0] b;
+    input wire  [63:0] product;
+    output reg  [31:0] sig_a;
+    output reg  [31:0] sig_b;
+    output reg  sign;
+    output reg  [31:0] exp;
+    output reg  [63:0] mant;
+    output reg  [1:0] special;
+
+    // Constant declarations
+    localparam  zero32 = 32'h0;
+    localparam  zero64 = 64'h0;
+    localparam  one32 = 32'h1;
+    localparam  one64 = 64'h1;
+    localparam  ones64 = 64'hffffffffffffffff;
+    localparam  sign_bit = 32'h80000000;
+    localparam  abs_mask = 32'h7fffffff;
+    localparam  frac_mask = 32'h7fffff;
+    localparam  hidden = 32'h800000;
+    localparam  exp_mask = 32'hff;
+    localparam  exp_max = 32'hff;
+    localparam  mul_bias = 32'h6e;
+    localparam  max_shift = 32'h3f;
+    localparam  sh23 = 5'b10111;
+    localparam  sh39 = 6'b100111;
+    localparam  class_finite = 2'b0;
+    localparam  class_zero = 2'b1;
+    localparam  class_inf = 2'b10;
+    localparam  class_nan = 2'b11;
+
+    // Stub signals
+    reg  [31:0] widen_a$narrow;
+    wire  [63:0] widen_a$wide;
+    reg  [31:0] widen_b$narrow;
+    wire  [63:0] widen_b$wide;
+
+    // Local signals
+    reg  [31:0] exp_a;
+    reg  [31:0] exp_b;
+    reg  [31:0] frac_a;
+    reg  [31:0] frac_b;
+    reg  sign_a;
+    reg  sign_b;
+    reg  zero_a;
+    reg  zero_b;
+    reg  inf_a;
+    reg  inf_b;
+    reg  nan_a;
+    reg  nan_b;
+    reg  [31:0] unpacked_a;
+    reg  [31:0] unpacked_b;
+    reg  swap;
+    reg  [31:0] exp_x;
+    reg  [31:0] exp_y;
+    reg  sign_x;
+    reg  sign_y;
+    reg  [63:0] frame_x;
+    reg  [63:0] frame_y;
+    reg  [31:0] diff;
+    reg  [5:0] diff6;
+    reg  [63:0] aligned;
+    reg  sticky_y;
+    reg  [63:0] sum;
+    reg  res_sign;
+    reg  [31:0] res_exp;
+    reg  [63:0] res_mant;
+    reg  [1:0] res_special;
+
+    // Sub module instances
+    compute_unit$align$widen_a widen_a(
+        .narrow(widen_a$narrow),
+        .wide(widen_a$wide)
+    );
+    compute_unit$align$widen_b widen_b(
+        .narrow(widen_b$narrow),
+        .wide(widen_b$wide)
+    );
+
+    // Update code
+    always @(*) begin
+        exp_a = (a >> sh23) & exp_mask;
+        exp_b = (b >> sh23) & exp_mask;
+        frac_a = a & frac_mask;
+        frac_b = b & frac_mask;
+        sign_a = |(a & sign_bit);
+        sign_b = |(b & sign_bit);
+        zero_a = ~|exp_a;
+        zero_b = ~|exp_b;
+        inf_a = (exp_a == exp_max) & ~|frac_a;
+        inf_b = (exp_b == exp_max) & ~|frac_b;
+        nan_a = (exp_a == exp_max) & |frac_a;
+        nan_b = (exp_b == exp_max) & |frac_b;
+        unpacked_a = frac_a | hidden;
+        if (zero_a) begin
+            unpacked_a = zero32;
+        end
+        unpacked_b = frac_b | hidden;
+        if (zero_b) begin
+            unpacked_b = zero32;
+        end
+        sig_a = unpacked_a;
+        sig_b = unpacked_b;
+        widen_a$narrow = unpacked_a;
+        widen_b$narrow = unpacked_b;
+        swap = (b & abs_mask) > (a & abs_mask);
+        exp_x = exp_a;
+        exp_y = exp_b;
+        sign_x = sign_a;
+        sign_y = sign_b;
+        frame_x = widen_a$wide << sh39;
+        frame_y = widen_b$wide << sh39;
+        if (swap) begin
+            exp_x = exp_b;
+            exp_y = exp_a;
+            sign_x = sign_b;
+            sign_y = sign_a;
+            frame_x = widen_b$wide << sh39;
+            frame_y = widen_a$wide << sh39;
+        end
+        diff = exp_x - exp_y;
+        diff6 = diff[(32'h0)+:(6)];
+        aligned = frame_y >> diff6;
+        sticky_y = |(frame_y & ~(ones64 << diff6));
+        if (diff > max_shift) begin
+            aligned = zero64;
+            sticky_y = |frame_y;
+        end
+        if (sticky_y) begin
+            aligned = aligned | one64;
+        end
+        sum = frame_x + aligned;
+        if (sign_x != sign_y) begin
+            sum = frame_x - aligned;
+        end
+        res_sign = sign_x;
+        res_exp = exp_x + one32;
+        res_mant = sum;
+        res_special = class_finite;
+        if (zero_a & zero_b) begin
+            res_special = class_zero;
+            res_sign = sign_a & sign_b;
+        end
+        if (inf_a | inf_b) begin
+            res_special = class_inf;
+            res_sign = sign_b;
+            if (inf_a) begin
+                res_sign = sign_a;
+            end
+        end
+        if (nan_a | nan_b | (inf_a & inf_b & (sign_a != sign_b))) begin
+            res_special = class_nan;
+        end
+        if (fmul) begin
+            res_sign = sign_a ^ sign_b;
+            res_exp = exp_a + exp_b - mul_bias;
+            res_mant = product;
+            res_special = class_finite;
+            if (zero_a | zero_b) begin
+                res_special = class_zero;
+            end
+            if (inf_a | inf_b) begin
+                res_special = class_inf;
+            end
+            if (nan_a | nan_b | (inf_a & zero_b) | (zero_a & inf_b)) begin
+                res_special = class_nan;
+            end
+        end
+        sign = res_sign;
+        exp = res_exp;
+        mant = res_mant;
+        special = res_special;
+    end
+
+endmodule // top$align
+
+
+module compute_unit$align$widen_a(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {32'd0, narrow};
+endmodule // top$align$widen_a
+
+
+module compute_unit$align$widen_b(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {32'd0, narrow};
+endmodule // top$align$widen_b
+
+
+module compute_unit$alu(op,a,b,c,product,result);
+
+    // Module arguments
+    input wire  [3:0] op;
+    input wire  [31:0] a;
+    input wire  [31:0] b;
+    input wire  [31:0] c;
+    input wire  [31:0] product;
+    output reg  [31:0] result;
+
+    // Constant declarations
+    localparam  op_add = 4'h0;
+    localparam  op_sub = 4'h1;
+    localparam  op_mul = 4'h2;
+    localparam  op_and = 4'h3;
+    localparam  op_or = 4'h4;
+    localparam  op_xor = 4'h5;
+    localparam  op_shl = 4'h6;
+    localparam  op_shr = 4'h7;
+    localparam  op_sra = 4'h8;
+    localparam  op_eq = 4'h9;
+    localparam  op_ne = 4'ha;
+    localparam  op_lt = 4'hb;
+    localparam  op_ltu = 4'hc;
+    localparam  op_select = 4'hd;
+    localparam  zero32 = 32'h0;
+    localparam  one32 = 32'h1;
+    localparam  ones32 = 32'hffffffff;
+    localparam  sign_bit = 32'h80000000;
+
+    // Local signals
+    reg  [4:0] shamt;
+    reg  [31:0] res;
+
+    // Update code
+    always @(*) begin
+        shamt = b[(32'h0)+:(5)];
+        res = zero32;
+        if (op == op_add) begin
+            res = a + b;
+        end
+        if (op == op_sub) begin
+            res = a - b;
+        end
+        if (op == op_mul) begin
+            res = product;
+        end
+        if (op == op_and) begin
+            res = a & b;
+        end
+        if (op == op_or) begin
+            res = a | b;
+        end
+        if (op == op_xor) begin
+            res = a ^ b;
+        end
+        if (op == op_shl) begin
+            res = a << shamt;
+        end
+        if (op == op_shr) begin
+            res = a >> shamt;
+        end
+        if (op == op_sra) begin
+            res = a >> shamt;
+            if (|(a & sign_bit)) begin
+                res = (a >> shamt) | ~(ones32 >> shamt);
+            end
+        end
+        if ((op == op_eq) & (a == b)) begin
+            res = one32;
+        end
+        if ((op == op_ne) & (a != b)) begin
+            res = one32;
+        end
+        if ((op == op_lt) & ((a ^ sign_bit) < (b ^ sign_bit))) begin
+            res = one32;
+        end
+        if ((op == op_ltu) & (a < b)) begin
+            res = one32;
+        end
+        if (op == op_select) begin
+            res = c;
+            if (|a) begin
+                res = b;
+            end
+        end
+        result = res;
+    end
+
+endmodule // top$alu
 
 
 module compute_unit$b1(d,q,clock);
@@ -4540,6 +4107,180 @@ module compute_unit$mant2(d,q,clock);
 endmodule // top$mant2
 
 
+module compute_unit$multiplier(x,y,product);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    output reg  [63:0] product;
+
+    // Constant declarations
+    localparam  shift$0 = 6'b0;
+    localparam  shift$1 = 6'b1;
+    localparam  shift$2 = 6'b10;
+    localparam  shift$3 = 6'b11;
+    localparam  shift$4 = 6'b100;
+    localparam  shift$5 = 6'b101;
+    localparam  shift$6 = 6'b110;
+    localparam  shift$7 = 6'b111;
+    localparam  shift$8 = 6'b1000;
+    localparam  shift$9 = 6'b1001;
+    localparam  shift$10 = 6'b1010;
+    localparam  shift$11 = 6'b1011;
+    localparam  shift$12 = 6'b1100;
+    localparam  shift$13 = 6'b1101;
+    localparam  shift$14 = 6'b1110;
+    localparam  shift$15 = 6'b1111;
+    localparam  shift$16 = 6'b10000;
+    localparam  shift$17 = 6'b10001;
+    localparam  shift$18 = 6'b10010;
+    localparam  shift$19 = 6'b10011;
+    localparam  shift$20 = 6'b10100;
+    localparam  shift$21 = 6'b10101;
+    localparam  shift$22 = 6'b10110;
+    localparam  shift$23 = 6'b10111;
+    localparam  shift$24 = 6'b11000;
+    localparam  shift$25 = 6'b11001;
+    localparam  shift$26 = 6'b11010;
+    localparam  shift$27 = 6'b11011;
+    localparam  shift$28 = 6'b11100;
+    localparam  shift$29 = 6'b11101;
+    localparam  shift$30 = 6'b11110;
+    localparam  shift$31 = 6'b11111;
+    localparam  zero64 = 64'h0;
+
+    // Stub signals
+    reg  [31:0] widen$narrow;
+    wire  [63:0] widen$wide;
+
+    // Local signals
+    reg  [63:0] wide_x;
+    reg  [63:0] sum;
+
+    // Sub module instances
+    compute_unit$multiplier$widen widen(
+        .narrow(widen$narrow),
+        .wide(widen$wide)
+    );
+
+    // Update code
+    always @(*) begin
+        widen$narrow = x;
+        wide_x = widen$wide;
+        sum = zero64;
+        if (y[0]) begin
+            sum = sum + (wide_x << shift$0);
+        end
+        if (y[1]) begin
+            sum = sum + (wide_x << shift$1);
+        end
+        if (y[2]) begin
+            sum = sum + (wide_x << shift$2);
+        end
+        if (y[3]) begin
+            sum = sum + (wide_x << shift$3);
+        end
+        if (y[4]) begin
+            sum = sum + (wide_x << shift$4);
+        end
+        if (y[5]) begin
+            sum = sum + (wide_x << shift$5);
+        end
+        if (y[6]) begin
+            sum = sum + (wide_x << shift$6);
+        end
+        if (y[7]) begin
+            sum = sum + (wide_x << shift$7);
+        end
+        if (y[8]) begin
+            sum = sum + (wide_x << shift$8);
+        end
+        if (y[9]) begin
+            sum = sum + (wide_x << shift$9);
+        end
+        if (y[10]) begin
+            sum = sum + (wide_x << shift$10);
+        end
+        if (y[11]) begin
+            sum = sum + (wide_x << shift$11);
+        end
+        if (y[12]) begin
+            sum = sum + (wide_x << shift$12);
+        end
+        if (y[13]) begin
+            sum = sum + (wide_x << shift$13);
+        end
+        if (y[14]) begin
+            sum = sum + (wide_x << shift$14);
+        end
+        if (y[15]) begin
+            sum = sum + (wide_x << shift$15);
+        end
+        if (y[16]) begin
+            sum = sum + (wide_x << shift$16);
+        end
+        if (y[17]) begin
+            sum = sum + (wide_x << shift$17);
+        end
+        if (y[18]) begin
+            sum = sum + (wide_x << shift$18);
+        end
+        if (y[19]) begin
+            sum = sum + (wide_x << shift$19);
+        end
+        if (y[20]) begin
+            sum = sum + (wide_x << shift$20);
+        end
+        if (y[21]) begin
+            sum = sum + (wide_x << shift$21);
+        end
+        if (y[22]) begin
+            sum = sum + (wide_x << shift$22);
+        end
+        if (y[23]) begin
+            sum = sum + (wide_x << shift$23);
+        end
+        if (y[24]) begin
+            sum = sum + (wide_x << shift$24);
+        end
+        if (y[25]) begin
+            sum = sum + (wide_x << shift$25);
+        end
+        if (y[26]) begin
+            sum = sum + (wide_x << shift$26);
+        end
+        if (y[27]) begin
+            sum = sum + (wide_x << shift$27);
+        end
+        if (y[28]) begin
+            sum = sum + (wide_x << shift$28);
+        end
+        if (y[29]) begin
+            sum = sum + (wide_x << shift$29);
+        end
+        if (y[30]) begin
+            sum = sum + (wide_x << shift$30);
+        end
+        if (y[31]) begin
+            sum = sum + (wide_x << shift$31);
+        end
+        product = sum;
+    end
+
+endmodule // top$multiplier
+
+
+module compute_unit$multiplier$widen(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {32'd0, narrow};
+endmodule // top$multiplier$widen
+
+
 module compute_unit$op(d,q,clock);
 
     // Module arguments
@@ -4595,6 +4336,488 @@ module compute_unit$op2(d,q,clock);
     end
 
 endmodule // top$op2
+
+
+module compute_unit$round(sign,exp,mant,special,result);
+
+    // Module arguments
+    input wire  sign;
+    input wire  [31:0] exp;
+    input wire  [63:0] mant;
+    input wire  [1:0] special;
+    output reg  [31:0] result;
+
+    // Constant declarations
+    localparam  zero6 = 6'b0;
+    localparam  lz_of_bit6$0 = 6'b111111;
+    localparam  lz_of_bit6$1 = 6'b111110;
+    localparam  lz_of_bit6$2 = 6'b111101;
+    localparam  lz_of_bit6$3 = 6'b111100;
+    localparam  lz_of_bit6$4 = 6'b111011;
+    localparam  lz_of_bit6$5 = 6'b111010;
+    localparam  lz_of_bit6$6 = 6'b111001;
+    localparam  lz_of_bit6$7 = 6'b111000;
+    localparam  lz_of_bit6$8 = 6'b110111;
+    localparam  lz_of_bit6$9 = 6'b110110;
+    localparam  lz_of_bit6$10 = 6'b110101;
+    localparam  lz_of_bit6$11 = 6'b110100;
+    localparam  lz_of_bit6$12 = 6'b110011;
+    localparam  lz_of_bit6$13 = 6'b110010;
+    localparam  lz_of_bit6$14 = 6'b110001;
+    localparam  lz_of_bit6$15 = 6'b110000;
+    localparam  lz_of_bit6$16 = 6'b101111;
+    localparam  lz_of_bit6$17 = 6'b101110;
+    localparam  lz_of_bit6$18 = 6'b101101;
+    localparam  lz_of_bit6$19 = 6'b101100;
+    localparam  lz_of_bit6$20 = 6'b101011;
+    localparam  lz_of_bit6$21 = 6'b101010;
+    localparam  lz_of_bit6$22 = 6'b101001;
+    localparam  lz_of_bit6$23 = 6'b101000;
+    localparam  lz_of_bit6$24 = 6'b100111;
+    localparam  lz_of_bit6$25 = 6'b100110;
+    localparam  lz_of_bit6$26 = 6'b100101;
+    localparam  lz_of_bit6$27 = 6'b100100;
+    localparam  lz_of_bit6$28 = 6'b100011;
+    localparam  lz_of_bit6$29 = 6'b100010;
+    localparam  lz_of_bit6$30 = 6'b100001;
+    localparam  lz_of_bit6$31 = 6'b100000;
+    localparam  lz_of_bit6$32 = 6'b11111;
+    localparam  lz_of_bit6$33 = 6'b11110;
+    localparam  lz_of_bit6$34 = 6'b11101;
+    localparam  lz_of_bit6$35 = 6'b11100;
+    localparam  lz_of_bit6$36 = 6'b11011;
+    localparam  lz_of_bit6$37 = 6'b11010;
+    localparam  lz_of_bit6$38 = 6'b11001;
+    localparam  lz_of_bit6$39 = 6'b11000;
+    localparam  lz_of_bit6$40 = 6'b10111;
+    localparam  lz_of_bit6$41 = 6'b10110;
+    localparam  lz_of_bit6$42 = 6'b10101;
+    localparam  lz_of_bit6$43 = 6'b10100;
+    localparam  lz_of_bit6$44 = 6'b10011;
+    localparam  lz_of_bit6$45 = 6'b10010;
+    localparam  lz_of_bit6$46 = 6'b10001;
+    localparam  lz_of_bit6$47 = 6'b10000;
+    localparam  lz_of_bit6$48 = 6'b1111;
+    localparam  lz_of_bit6$49 = 6'b1110;
+    localparam  lz_of_bit6$50 = 6'b1101;
+    localparam  lz_of_bit6$51 = 6'b1100;
+    localparam  lz_of_bit6$52 = 6'b1011;
+    localparam  lz_of_bit6$53 = 6'b1010;
+    localparam  lz_of_bit6$54 = 6'b1001;
+    localparam  lz_of_bit6$55 = 6'b1000;
+    localparam  lz_of_bit6$56 = 6'b111;
+    localparam  lz_of_bit6$57 = 6'b110;
+    localparam  lz_of_bit6$58 = 6'b101;
+    localparam  lz_of_bit6$59 = 6'b100;
+    localparam  lz_of_bit6$60 = 6'b11;
+    localparam  lz_of_bit6$61 = 6'b10;
+    localparam  lz_of_bit6$62 = 6'b1;
+    localparam  lz_of_bit6$63 = 6'b0;
+    localparam  lz_of_bit32$0 = 32'h3f;
+    localparam  lz_of_bit32$1 = 32'h3e;
+    localparam  lz_of_bit32$2 = 32'h3d;
+    localparam  lz_of_bit32$3 = 32'h3c;
+    localparam  lz_of_bit32$4 = 32'h3b;
+    localparam  lz_of_bit32$5 = 32'h3a;
+    localparam  lz_of_bit32$6 = 32'h39;
+    localparam  lz_of_bit32$7 = 32'h38;
+    localparam  lz_of_bit32$8 = 32'h37;
+    localparam  lz_of_bit32$9 = 32'h36;
+    localparam  lz_of_bit32$10 = 32'h35;
+    localparam  lz_of_bit32$11 = 32'h34;
+    localparam  lz_of_bit32$12 = 32'h33;
+    localparam  lz_of_bit32$13 = 32'h32;
+    localparam  lz_of_bit32$14 = 32'h31;
+    localparam  lz_of_bit32$15 = 32'h30;
+    localparam  lz_of_bit32$16 = 32'h2f;
+    localparam  lz_of_bit32$17 = 32'h2e;
+    localparam  lz_of_bit32$18 = 32'h2d;
+    localparam  lz_of_bit32$19 = 32'h2c;
+    localparam  lz_of_bit32$20 = 32'h2b;
+    localparam  lz_of_bit32$21 = 32'h2a;
+    localparam  lz_of_bit32$22 = 32'h29;
+    localparam  lz_of_bit32$23 = 32'h28;
+    localparam  lz_of_bit32$24 = 32'h27;
+    localparam  lz_of_bit32$25 = 32'h26;
+    localparam  lz_of_bit32$26 = 32'h25;
+    localparam  lz_of_bit32$27 = 32'h24;
+    localparam  lz_of_bit32$28 = 32'h23;
+    localparam  lz_of_bit32$29 = 32'h22;
+    localparam  lz_of_bit32$30 = 32'h21;
+    localparam  lz_of_bit32$31 = 32'h20;
+    localparam  lz_of_bit32$32 = 32'h1f;
+    localparam  lz_of_bit32$33 = 32'h1e;
+    localparam  lz_of_bit32$34 = 32'h1d;
+    localparam  lz_of_bit32$35 = 32'h1c;
+    localparam  lz_of_bit32$36 = 32'h1b;
+    localparam  lz_of_bit32$37 = 32'h1a;
+    localparam  lz_of_bit32$38 = 32'h19;
+    localparam  lz_of_bit32$39 = 32'h18;
+    localparam  lz_of_bit32$40 = 32'h17;
+    localparam  lz_of_bit32$41 = 32'h16;
+    localparam  lz_of_bit32$42 = 32'h15;
+    localparam  lz_of_bit32$43 = 32'h14;
+    localparam  lz_of_bit32$44 = 32'h13;
+    localparam  lz_of_bit32$45 = 32'h12;
+    localparam  lz_of_bit32$46 = 32'h11;
+    localparam  lz_of_bit32$47 = 32'h10;
+    localparam  lz_of_bit32$48 = 32'hf;
+    localparam  lz_of_bit32$49 = 32'he;
+    localparam  lz_of_bit32$50 = 32'hd;
+    localparam  lz_of_bit32$51 = 32'hc;
+    localparam  lz_of_bit32$52 = 32'hb;
+    localparam  lz_of_bit32$53 = 32'ha;
+    localparam  lz_of_bit32$54 = 32'h9;
+    localparam  lz_of_bit32$55 = 32'h8;
+    localparam  lz_of_bit32$56 = 32'h7;
+    localparam  lz_of_bit32$57 = 32'h6;
+    localparam  lz_of_bit32$58 = 32'h5;
+    localparam  lz_of_bit32$59 = 32'h4;
+    localparam  lz_of_bit32$60 = 32'h3;
+    localparam  lz_of_bit32$61 = 32'h2;
+    localparam  lz_of_bit32$62 = 32'h1;
+    localparam  lz_of_bit32$63 = 32'h0;
+    localparam  sh8 = 5'b1000;
+    localparam  sh23 = 5'b10111;
+    localparam  zero32 = 32'h0;
+    localparam  one32 = 32'h1;
+    localparam  sign_bit = 32'h80000000;
+    localparam  frac_mask = 32'h7fffff;
+    localparam  exp_mask = 32'hff;
+    localparam  exp_max = 32'hff;
+    localparam  guard_bit = 32'h80;
+    localparam  low7 = 32'h7f;
+    localparam  carry_bit = 32'h1000000;
+    localparam  sig_all_ones = 32'hffffff;
+    localparam  infinity = 32'h7f800000;
+    localparam  quiet_nan = 32'h7fc00000;
+    localparam  min_normal = 32'h800000;
+    localparam  class_zero = 2'b1;
+    localparam  class_inf = 2'b10;
+    localparam  class_nan = 2'b11;
+
+    // Local signals
+    reg  found;
+    reg  [5:0] lz6;
+    reg  [31:0] lz32;
+    reg  [63:0] norm;
+    reg  [31:0] upper;
+    reg  [31:0] sig24;
+    reg  guard;
+    reg  sticky;
+    reg  round_up;
+    reg  [31:0] sig25;
+    reg  [31:0] exp_pre;
+    reg  [31:0] exp_fin;
+    reg  [31:0] sign_word;
+    reg  [31:0] word;
+
+    // Update code
+    always @(*) begin
+        found = |mant;
+        lz6 = zero6;
+        lz32 = zero32;
+        if (mant[0]) begin
+            lz6 = lz_of_bit6$0;
+            lz32 = lz_of_bit32$0;
+        end
+        if (mant[1]) begin
+            lz6 = lz_of_bit6$1;
+            lz32 = lz_of_bit32$1;
+        end
+        if (mant[2]) begin
+            lz6 = lz_of_bit6$2;
+            lz32 = lz_of_bit32$2;
+        end
+        if (mant[3]) begin
+            lz6 = lz_of_bit6$3;
+            lz32 = lz_of_bit32$3;
+        end
+        if (mant[4]) begin
+            lz6 = lz_of_bit6$4;
+            lz32 = lz_of_bit32$4;
+        end
+        if (mant[5]) begin
+            lz6 = lz_of_bit6$5;
+            lz32 = lz_of_bit32$5;
+        end
+        if (mant[6]) begin
+            lz6 = lz_of_bit6$6;
+            lz32 = lz_of_bit32$6;
+        end
+        if (mant[7]) begin
+            lz6 = lz_of_bit6$7;
+            lz32 = lz_of_bit32$7;
+        end
+        if (mant[8]) begin
+            lz6 = lz_of_bit6$8;
+            lz32 = lz_of_bit32$8;
+        end
+        if (mant[9]) begin
+            lz6 = lz_of_bit6$9;
+            lz32 = lz_of_bit32$9;
+        end
+        if (mant[10]) begin
+            lz6 = lz_of_bit6$10;
+            lz32 = lz_of_bit32$10;
+        end
+        if (mant[11]) begin
+            lz6 = lz_of_bit6$11;
+            lz32 = lz_of_bit32$11;
+        end
+        if (mant[12]) begin
+            lz6 = lz_of_bit6$12;
+            lz32 = lz_of_bit32$12;
+        end
+        if (mant[13]) begin
+            lz6 = lz_of_bit6$13;
+            lz32 = lz_of_bit32$13;
+        end
+        if (mant[14]) begin
+            lz6 = lz_of_bit6$14;
+            lz32 = lz_of_bit32$14;
+        end
+        if (mant[15]) begin
+            lz6 = lz_of_bit6$15;
+            lz32 = lz_of_bit32$15;
+        end
+        if (mant[16]) begin
+            lz6 = lz_of_bit6$16;
+            lz32 = lz_of_bit32$16;
+        end
+        if (mant[17]) begin
+            lz6 = lz_of_bit6$17;
+            lz32 = lz_of_bit32$17;
+        end
+        if (mant[18]) begin
+            lz6 = lz_of_bit6$18;
+            lz32 = lz_of_bit32$18;
+        end
+        if (mant[19]) begin
+            lz6 = lz_of_bit6$19;
+            lz32 = lz_of_bit32$19;
+        end
+        if (mant[20]) begin
+            lz6 = lz_of_bit6$20;
+            lz32 = lz_of_bit32$20;
+        end
+        if (mant[21]) begin
+            lz6 = lz_of_bit6$21;
+            lz32 = lz_of_bit32$21;
+        end
+        if (mant[22]) begin
+            lz6 = lz_of_bit6$22;
+            lz32 = lz_of_bit32$22;
+        end
+        if (mant[23]) begin
+            lz6 = lz_of_bit6$23;
+            lz32 = lz_of_bit32$23;
+        end
+        if (mant[24]) begin
+            lz6 = lz_of_bit6$24;
+            lz32 = lz_of_bit32$24;
+        end
+        if (mant[25]) begin
+            lz6 = lz_of_bit6$25;
+            lz32 = lz_of_bit32$25;
+        end
+        if (mant[26]) begin
+            lz6 = lz_of_bit6$26;
+            lz32 = lz_of_bit32$26;
+        end
+        if (mant[27]) begin
+            lz6 = lz_of_bit6$27;
+            lz32 = lz_of_bit32$27;
+        end
+        if (mant[28]) begin
+            lz6 = lz_of_bit6$28;
+            lz32 = lz_of_bit32$28;
+        end
+        if (mant[29]) begin
+            lz6 = lz_of_bit6$29;
+            lz32 = lz_of_bit32$29;
+        end
+        if (mant[30]) begin
+            lz6 = lz_of_bit6$30;
+            lz32 = lz_of_bit32$30;
+        end
+        if (mant[31]) begin
+            lz6 = lz_of_bit6$31;
+            lz32 = lz_of_bit32$31;
+        end
+        if (mant[32]) begin
+            lz6 = lz_of_bit6$32;
+            lz32 = lz_of_bit32$32;
+        end
+        if (mant[33]) begin
+            lz6 = lz_of_bit6$33;
+            lz32 = lz_of_bit32$33;
+        end
+        if (mant[34]) begin
+            lz6 = lz_of_bit6$34;
+            lz32 = lz_of_bit32$34;
+        end
+        if (mant[35]) begin
+            lz6 = lz_of_bit6$35;
+            lz32 = lz_of_bit32$35;
+        end
+        if (mant[36]) begin
+            lz6 = lz_of_bit6$36;
+            lz32 = lz_of_bit32$36;
+        end
+        if (mant[37]) begin
+            lz6 = lz_of_bit6$37;
+            lz32 = lz_of_bit32$37;
+        end
+        if (mant[38]) begin
+            lz6 = lz_of_bit6$38;
+            lz32 = lz_of_bit32$38;
+        end
+        if (mant[39]) begin
+            lz6 = lz_of_bit6$39;
+            lz32 = lz_of_bit32$39;
+        end
+        if (mant[40]) begin
+            lz6 = lz_of_bit6$40;
+            lz32 = lz_of_bit32$40;
+        end
+        if (mant[41]) begin
+            lz6 = lz_of_bit6$41;
+            lz32 = lz_of_bit32$41;
+        end
+        if (mant[42]) begin
+            lz6 = lz_of_bit6$42;
+            lz32 = lz_of_bit32$42;
+        end
+        if (mant[43]) begin
+            lz6 = lz_of_bit6$43;
+            lz32 = lz_of_bit32$43;
+        end
+        if (mant[44]) begin
+            lz6 = lz_of_bit6$44;
+            lz32 = lz_of_bit32$44;
+        end
+        if (mant[45]) begin
+            lz6 = lz_of_bit6$45;
+            lz32 = lz_of_bit32$45;
+        end
+        if (mant[46]) begin
+            lz6 = lz_of_bit6$46;
+            lz32 = lz_of_bit32$46;
+        end
+        if (mant[47]) begin
+            lz6 = lz_of_bit6$47;
+            lz32 = lz_of_bit32$47;
+        end
+        if (mant[48]) begin
+            lz6 = lz_of_bit6$48;
+            lz32 = lz_of_bit32$48;
+        end
+        if (mant[49]) begin
+            lz6 = lz_of_bit6$49;
+            lz32 = lz_of_bit32$49;
+        end
+        if (mant[50]) begin
+            lz6 = lz_of_bit6$50;
+            lz32 = lz_of_bit32$50;
+        end
+        if (mant[51]) begin
+            lz6 = lz_of_bit6$51;
+            lz32 = lz_of_bit32$51;
+        end
+        if (mant[52]) begin
+            lz6 = lz_of_bit6$52;
+            lz32 = lz_of_bit32$52;
+        end
+        if (mant[53]) begin
+            lz6 = lz_of_bit6$53;
+            lz32 = lz_of_bit32$53;
+        end
+        if (mant[54]) begin
+            lz6 = lz_of_bit6$54;
+            lz32 = lz_of_bit32$54;
+        end
+        if (mant[55]) begin
+            lz6 = lz_of_bit6$55;
+            lz32 = lz_of_bit32$55;
+        end
+        if (mant[56]) begin
+            lz6 = lz_of_bit6$56;
+            lz32 = lz_of_bit32$56;
+        end
+        if (mant[57]) begin
+            lz6 = lz_of_bit6$57;
+            lz32 = lz_of_bit32$57;
+        end
+        if (mant[58]) begin
+            lz6 = lz_of_bit6$58;
+            lz32 = lz_of_bit32$58;
+        end
+        if (mant[59]) begin
+            lz6 = lz_of_bit6$59;
+            lz32 = lz_of_bit32$59;
+        end
+        if (mant[60]) begin
+            lz6 = lz_of_bit6$60;
+            lz32 = lz_of_bit32$60;
+        end
+        if (mant[61]) begin
+            lz6 = lz_of_bit6$61;
+            lz32 = lz_of_bit32$61;
+        end
+        if (mant[62]) begin
+            lz6 = lz_of_bit6$62;
+            lz32 = lz_of_bit32$62;
+        end
+        if (mant[63]) begin
+            lz6 = lz_of_bit6$63;
+            lz32 = lz_of_bit32$63;
+        end
+        norm = mant << lz6;
+        upper = norm[(32'h20)+:(32)];
+        sig24 = upper >> sh8;
+        guard = |(upper & guard_bit);
+        sticky = |(upper & low7) | |norm[(32'h0)+:(32)];
+        round_up = guard & (sticky | |(sig24 & one32));
+        sig25 = sig24;
+        if (round_up) begin
+            sig25 = sig24 + one32;
+        end
+        exp_pre = exp - lz32;
+        exp_fin = exp_pre;
+        if (|(sig25 & carry_bit)) begin
+            exp_fin = exp_pre + one32;
+        end
+        sign_word = zero32;
+        if (sign) begin
+            sign_word = sign_bit;
+        end
+        word = sign_word;
+        if ((exp_pre == zero32) & (sig24 == sig_all_ones)) begin
+            word = sign_word | min_normal;
+        end
+        if (~|(exp_fin & sign_bit) & |exp_fin) begin
+            word = sign_word | ((exp_fin & exp_mask) << sh23) | (sig25 & frac_mask);
+            if (exp_fin >= exp_max) begin
+                word = sign_word | infinity;
+            end
+        end
+        if (~found) begin
+            word = zero32;
+        end
+        if (special == class_zero) begin
+            word = sign_word;
+        end
+        if (special == class_inf) begin
+            word = sign_word | infinity;
+        end
+        if (special == class_nan) begin
+            word = quiet_nan;
+        end
+        result = word;
+    end
+
+endmodule // top$round
 
 
 module compute_unit$sign2(d,q,clock);
@@ -4785,25 +5008,3 @@ module compute_unit$vc3(d,q,clock);
     end
 
 endmodule // top$vc3
-
-
-module compute_unit$widen_x(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {32'd0, narrow};
-endmodule // top$widen_x
-
-
-module compute_unit$widen_y(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {32'd0, narrow};
-endmodule // top$widen_y

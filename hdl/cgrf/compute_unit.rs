@@ -5,13 +5,17 @@
 //! (`c = a * b + k` needs no unit producing `k`).
 //!
 //! ```text
-//!  links a b c ─> token_buffer ──fire──> S1 [op a b c] ─> int ALU ─────────────┐
-//!                 (VCS entries)  imm ─┘     │   32x32 shift-add multiplier ─┐   │
-//!                                           │   fp unpack, swap, align, add ┴> S2 [int | sign exp mant class]
-//!                                           │                                   │ leading-zero count, normalize,
-//!                                           │                                   │ round to nearest even, pack
-//!                                           └────── vc, tid ride along ───────> S3 [result] ──> out
+//!  links a b c ─> token_buffer ──fire──> S1 [op a b c] ─> IntAlu ────────────────┐
+//!                 (VCS entries)  imm ─┘     │   Multiplier (mul, fmul sigs) ──┐   │
+//!                                           │   FloatAlign: unpack, swap,     ┴─> S2 [int | sign exp mant special]
+//!                                           │   align, add / product exponent      │ FloatRound: leading zeros,
+//!                                           │                                      │ normalize, round to nearest
+//!                                           │                                      │ even, pack
+//!                                           └────── vc, tid ride along ──────────> S3 [result] ──> out
 //! ```
+//! The datapath is four sub-blocks, each with its own test: `int_alu`, `multiplier`,
+//! `float_align` and `float_round` (in this folder); this file is the token buffer,
+//! the configuration and the pipeline control.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -66,8 +70,11 @@
 //! - The immediate replaces the last operand only (never `a`): non-commutative
 //!   opcodes get `a - k`, `a << k`, `a < k`; a constant first operand is left to the
 //!   fabric's routing.
+use crate::cgrf::float_align::FloatAlign;
+use crate::cgrf::float_round::FloatRound;
+use crate::cgrf::int_alu::IntAlu;
+use crate::cgrf::multiplier::Multiplier;
 use crate::cgrf::token_buffer::TokenBuffer;
-use crate::lib::widen::Widen;
 use rust_hdl::prelude::*;
 
 /// Compute unit over a token buffer of `VCS = 2^VB` channels.
@@ -122,9 +129,14 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     /// An operand arrived for an entry holding another thread (sticky).
     pub tid_error: Signal<Out, Bit>,
     buffer: TokenBuffer<VCS, VB>,
-    /// The multiplier's operands zero-extended (a sized concatenation, not a bit loop).
-    widen_x: Widen<32, 64>,
-    widen_y: Widen<32, 64>,
+    /// Stage 1: the integer opcodes.
+    alu: IntAlu,
+    /// Stage 1: one multiplier for `mul` and the `fmul` significands.
+    multiplier: Multiplier,
+    /// Stage 1: float unpack, align and add (or the product's exponent).
+    align: FloatAlign,
+    /// Stage 2: normalise, round, pack.
+    round: FloatRound,
     op: DFF<Bits<4>>,
     imm_en: DFF<Bit>,
     imm: DFF<Bits<32>>,
@@ -158,63 +170,9 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     select_now: Signal<Local, Bit>,
     issue_b: Signal<Local, Bits<32>>,
     issue_c: Signal<Local, Bits<32>>,
-    // stage 1 logic
     advance: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     float1: Signal<Local, Bit>,
-    shamt: Signal<Local, Bits<5>>,
-    int_res: Signal<Local, Bits<32>>,
-    exp_a: Signal<Local, Bits<32>>,
-    exp_b: Signal<Local, Bits<32>>,
-    frac_a: Signal<Local, Bits<32>>,
-    frac_b: Signal<Local, Bits<32>>,
-    sign_a: Signal<Local, Bit>,
-    sign_b: Signal<Local, Bit>,
-    zero_a: Signal<Local, Bit>,
-    zero_b: Signal<Local, Bit>,
-    inf_a: Signal<Local, Bit>,
-    inf_b: Signal<Local, Bit>,
-    nan_a: Signal<Local, Bit>,
-    nan_b: Signal<Local, Bit>,
-    /// Significands with the hidden bit (0 for zeros and subnormals).
-    sig_a: Signal<Local, Bits<32>>,
-    sig_b: Signal<Local, Bits<32>>,
-    mul_x: Signal<Local, Bits<32>>,
-    mul_y: Signal<Local, Bits<32>>,
-    wide_x: Signal<Local, Bits<64>>,
-    wide_y: Signal<Local, Bits<64>>,
-    product: Signal<Local, Bits<64>>,
-    swap: Signal<Local, Bit>,
-    exp_x: Signal<Local, Bits<32>>,
-    exp_y: Signal<Local, Bits<32>>,
-    sign_x: Signal<Local, Bit>,
-    sign_y: Signal<Local, Bit>,
-    frame_x: Signal<Local, Bits<64>>,
-    frame_y: Signal<Local, Bits<64>>,
-    diff: Signal<Local, Bits<32>>,
-    diff6: Signal<Local, Bits<6>>,
-    aligned: Signal<Local, Bits<64>>,
-    sticky_y: Signal<Local, Bit>,
-    sum: Signal<Local, Bits<64>>,
-    fp_sign: Signal<Local, Bit>,
-    fp_exp: Signal<Local, Bits<32>>,
-    fp_mant: Signal<Local, Bits<64>>,
-    fp_class: Signal<Local, Bits<2>>,
-    // stage 2 logic
-    found: Signal<Local, Bit>,
-    lz6: Signal<Local, Bits<6>>,
-    lz32: Signal<Local, Bits<32>>,
-    norm: Signal<Local, Bits<64>>,
-    upper: Signal<Local, Bits<32>>,
-    sig24: Signal<Local, Bits<32>>,
-    guard: Signal<Local, Bit>,
-    sticky: Signal<Local, Bit>,
-    round_up: Signal<Local, Bit>,
-    sig25: Signal<Local, Bits<32>>,
-    exp_pre: Signal<Local, Bits<32>>,
-    exp_fin: Signal<Local, Bits<32>>,
-    sign_word: Signal<Local, Bits<32>>,
-    fp_res: Signal<Local, Bits<32>>,
     result: Signal<Local, Bits<32>>,
     // the result link, each port assigned once
     present_vc: Signal<Local, Bits<VB>>,
@@ -222,56 +180,12 @@ pub struct ComputeUnit<const VCS: usize, const VB: usize> {
     present_data: Signal<Local, Bits<32>>,
     // constants
     op_add: Constant<Bits<4>>,
-    op_sub: Constant<Bits<4>>,
-    op_mul: Constant<Bits<4>>,
-    op_and: Constant<Bits<4>>,
-    op_or: Constant<Bits<4>>,
-    op_xor: Constant<Bits<4>>,
-    op_shl: Constant<Bits<4>>,
-    op_shr: Constant<Bits<4>>,
-    op_sra: Constant<Bits<4>>,
-    op_eq: Constant<Bits<4>>,
-    op_ne: Constant<Bits<4>>,
-    op_lt: Constant<Bits<4>>,
-    op_ltu: Constant<Bits<4>>,
     op_select: Constant<Bits<4>>,
     op_fadd: Constant<Bits<4>>,
     op_fmul: Constant<Bits<4>>,
-    sh6: [Constant<Bits<6>>; 32],
-    zero6: Constant<Bits<6>>,
-    one32: Constant<Bits<32>>,
-    /// `63 - i`: the leading-zero count when bit `i` is the highest set bit.
-    lz_of_bit6: [Constant<Bits<6>>; 64],
-    lz_of_bit32: [Constant<Bits<32>>; 64],
-    sh8: Constant<Bits<5>>,
-    sh23: Constant<Bits<5>>,
-    sh39: Constant<Bits<6>>,
-    zero2: Constant<Bits<2>>,
     zero_vc: Constant<Bits<VB>>,
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
-    zero64: Constant<Bits<64>>,
-    ones32: Constant<Bits<32>>,
-    ones64: Constant<Bits<64>>,
-    one64: Constant<Bits<64>>,
-    sign_bit: Constant<Bits<32>>,
-    abs_mask: Constant<Bits<32>>,
-    frac_mask: Constant<Bits<32>>,
-    hidden: Constant<Bits<32>>,
-    exp_mask: Constant<Bits<32>>,
-    exp_max: Constant<Bits<32>>,
-    mul_bias: Constant<Bits<32>>,
-    max_shift: Constant<Bits<32>>,
-    guard_bit: Constant<Bits<32>>,
-    low7: Constant<Bits<32>>,
-    carry_bit: Constant<Bits<32>>,
-    sig_all_ones: Constant<Bits<32>>,
-    infinity: Constant<Bits<32>>,
-    quiet_nan: Constant<Bits<32>>,
-    min_normal: Constant<Bits<32>>,
-    class_zero: Constant<Bits<2>>,
-    class_inf: Constant<Bits<2>>,
-    class_nan: Constant<Bits<2>>,
     operands1: Constant<Bits<2>>,
     operands2: Constant<Bits<2>>,
     operands3: Constant<Bits<2>>,
@@ -297,8 +211,12 @@ pub mod opcode {
     pub const FMUL: usize = 15;
 }
 
-fn k32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(Bits::<32>::from(x))
+fn op(code: usize) -> Constant<Bits<4>> {
+    Constant::new(Bits::<4>::from(code as u64))
+}
+
+fn operands(n: u64) -> Constant<Bits<2>> {
+    Constant::new(Bits::<2>::from(n))
 }
 
 impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
@@ -335,8 +253,10 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             tid_error: Default::default(),
             // asserts the VCS / VB relation
             buffer: Default::default(),
-            widen_x: Default::default(),
-            widen_y: Default::default(),
+            alu: Default::default(),
+            multiplier: Default::default(),
+            align: Default::default(),
+            round: Default::default(),
             op: Default::default(),
             imm_en: Default::default(),
             imm: Default::default(),
@@ -368,115 +288,20 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             advance: Default::default(),
             fire: Default::default(),
             float1: Default::default(),
-            shamt: Default::default(),
-            int_res: Default::default(),
-            exp_a: Default::default(),
-            exp_b: Default::default(),
-            frac_a: Default::default(),
-            frac_b: Default::default(),
-            sign_a: Default::default(),
-            sign_b: Default::default(),
-            zero_a: Default::default(),
-            zero_b: Default::default(),
-            inf_a: Default::default(),
-            inf_b: Default::default(),
-            nan_a: Default::default(),
-            nan_b: Default::default(),
-            sig_a: Default::default(),
-            sig_b: Default::default(),
-            mul_x: Default::default(),
-            mul_y: Default::default(),
-            wide_x: Default::default(),
-            wide_y: Default::default(),
-            product: Default::default(),
-            swap: Default::default(),
-            exp_x: Default::default(),
-            exp_y: Default::default(),
-            sign_x: Default::default(),
-            sign_y: Default::default(),
-            frame_x: Default::default(),
-            frame_y: Default::default(),
-            diff: Default::default(),
-            diff6: Default::default(),
-            aligned: Default::default(),
-            sticky_y: Default::default(),
-            sum: Default::default(),
-            fp_sign: Default::default(),
-            fp_exp: Default::default(),
-            fp_mant: Default::default(),
-            fp_class: Default::default(),
-            found: Default::default(),
-            lz6: Default::default(),
-            lz32: Default::default(),
-            norm: Default::default(),
-            upper: Default::default(),
-            sig24: Default::default(),
-            guard: Default::default(),
-            sticky: Default::default(),
-            round_up: Default::default(),
-            sig25: Default::default(),
-            exp_pre: Default::default(),
-            exp_fin: Default::default(),
-            sign_word: Default::default(),
-            fp_res: Default::default(),
             result: Default::default(),
             present_vc: Default::default(),
             present_tid: Default::default(),
             present_data: Default::default(),
-            op_add: Constant::new(Bits::<4>::from(opcode::ADD as u64)),
-            op_sub: Constant::new(Bits::<4>::from(opcode::SUB as u64)),
-            op_mul: Constant::new(Bits::<4>::from(opcode::MUL as u64)),
-            op_and: Constant::new(Bits::<4>::from(opcode::AND as u64)),
-            op_or: Constant::new(Bits::<4>::from(opcode::OR as u64)),
-            op_xor: Constant::new(Bits::<4>::from(opcode::XOR as u64)),
-            op_shl: Constant::new(Bits::<4>::from(opcode::SHL as u64)),
-            op_shr: Constant::new(Bits::<4>::from(opcode::SHR as u64)),
-            op_sra: Constant::new(Bits::<4>::from(opcode::SRA as u64)),
-            op_eq: Constant::new(Bits::<4>::from(opcode::EQ as u64)),
-            op_ne: Constant::new(Bits::<4>::from(opcode::NE as u64)),
-            op_lt: Constant::new(Bits::<4>::from(opcode::LT as u64)),
-            op_ltu: Constant::new(Bits::<4>::from(opcode::LTU as u64)),
-            op_select: Constant::new(Bits::<4>::from(opcode::SELECT as u64)),
-            op_fadd: Constant::new(Bits::<4>::from(opcode::FADD as u64)),
-            op_fmul: Constant::new(Bits::<4>::from(opcode::FMUL as u64)),
-            sh6: array_init::array_init(|i| Constant::new(Bits::<6>::from(i as u64))),
-            zero6: Constant::new(Bits::default()),
-            one32: k32(1),
-            lz_of_bit6: array_init::array_init(|i| Constant::new(Bits::<6>::from(63 - i as u64))),
-            lz_of_bit32: array_init::array_init(|i| k32(63 - i as u64)),
-            sh8: Constant::new(Bits::<5>::from(8u64)),
-            sh23: Constant::new(Bits::<5>::from(23u64)),
-            sh39: Constant::new(Bits::<6>::from(39u64)),
-            zero2: Constant::new(Bits::default()),
+            op_add: op(opcode::ADD),
+            op_select: op(opcode::SELECT),
+            op_fadd: op(opcode::FADD),
+            op_fmul: op(opcode::FMUL),
             zero_vc: Constant::new(Bits::default()),
             zero16: Constant::new(Bits::default()),
             zero32: Constant::new(Bits::default()),
-            zero64: Constant::new(Bits::default()),
-            ones32: Constant::new(Bits::<32>::mask()),
-            ones64: Constant::new(Bits::<64>::mask()),
-            one64: Constant::new(Bits::<64>::from(1u64)),
-            sign_bit: k32(0x8000_0000),
-            abs_mask: k32(0x7fff_ffff),
-            frac_mask: k32(0x007f_ffff),
-            hidden: k32(0x0080_0000),
-            exp_mask: k32(0xff),
-            exp_max: k32(255),
-            // a product's leading one at bit 63 has exponent ea + eb - 127 + 17
-            mul_bias: k32(110),
-            max_shift: k32(63),
-            guard_bit: k32(0x80),
-            low7: k32(0x7f),
-            carry_bit: k32(0x0100_0000),
-            sig_all_ones: k32(0x00ff_ffff),
-            infinity: k32(0x7f80_0000),
-            quiet_nan: k32(0x7fc0_0000),
-            min_normal: k32(0x0080_0000),
-            class_zero: Constant::new(Bits::<2>::from(1u64)),
-            class_inf: Constant::new(Bits::<2>::from(2u64)),
-            class_nan: Constant::new(Bits::<2>::from(3u64)),
-            operands1: Constant::new(Bits::<2>::from(1u64)),
-            operands2: Constant::new(Bits::<2>::from(2u64)),
-            operands3: Constant::new(Bits::<2>::from(3u64)),
+            operands1: operands(1),
+            operands2: operands(2),
+            operands3: operands(3),
         }
     }
 }
@@ -535,237 +360,31 @@ impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
         // ---- stage 1: integer ALU, multiplier, float unpack / align / add ----
         self.float1.next =
             (self.op1.q.val() == self.op_fadd.val()) | (self.op1.q.val() == self.op_fmul.val());
-        self.shamt.next = self.b1.q.val().get_bits::<5>(0);
-        self.exp_a.next = (self.a1.q.val() >> self.sh23.val()) & self.exp_mask.val();
-        self.exp_b.next = (self.b1.q.val() >> self.sh23.val()) & self.exp_mask.val();
-        self.frac_a.next = self.a1.q.val() & self.frac_mask.val();
-        self.frac_b.next = self.b1.q.val() & self.frac_mask.val();
-        self.sign_a.next = (self.a1.q.val() & self.sign_bit.val()).any();
-        self.sign_b.next = (self.b1.q.val() & self.sign_bit.val()).any();
-        self.zero_a.next = !self.exp_a.val().any();
-        self.zero_b.next = !self.exp_b.val().any();
-        self.inf_a.next = (self.exp_a.val() == self.exp_max.val()) & !self.frac_a.val().any();
-        self.inf_b.next = (self.exp_b.val() == self.exp_max.val()) & !self.frac_b.val().any();
-        self.nan_a.next = (self.exp_a.val() == self.exp_max.val()) & self.frac_a.val().any();
-        self.nan_b.next = (self.exp_b.val() == self.exp_max.val()) & self.frac_b.val().any();
-        self.sig_a.next = self.frac_a.val() | self.hidden.val();
-        if self.zero_a.val() {
-            self.sig_a.next = self.zero32.val();
-        }
-        self.sig_b.next = self.frac_b.val() | self.hidden.val();
-        if self.zero_b.val() {
-            self.sig_b.next = self.zero32.val();
-        }
-
-        // One 32 x 32 multiplier: integer operands, or the two significands.
-        self.mul_x.next = self.a1.q.val();
-        self.mul_y.next = self.b1.q.val();
+        self.align.fmul.next = self.op1.q.val() == self.op_fmul.val();
+        self.align.a.next = self.a1.q.val();
+        self.align.b.next = self.b1.q.val();
+        // One multiplier: the integer operands, or the two significands.
+        self.multiplier.x.next = self.a1.q.val();
+        self.multiplier.y.next = self.b1.q.val();
         if self.float1.val() {
-            self.mul_x.next = self.sig_a.val();
-            self.mul_y.next = self.sig_b.val();
+            self.multiplier.x.next = self.align.sig_a.val();
+            self.multiplier.y.next = self.align.sig_b.val();
         }
-        self.widen_x.narrow.next = self.mul_x.val();
-        self.widen_y.narrow.next = self.mul_y.val();
-        self.wide_x.next = self.widen_x.wide.val();
-        self.wide_y.next = self.widen_y.wide.val();
-        self.product.next = self.zero64.val();
-        for i in 0..32 {
-            if self.mul_y.val().get_bit(i) {
-                self.product.next = self.product.val() + (self.wide_x.val() << self.sh6[i].val());
-            }
-        }
-
-        self.int_res.next = self.zero32.val();
-        if self.op1.q.val() == self.op_add.val() {
-            self.int_res.next = self.a1.q.val() + self.b1.q.val();
-        }
-        if self.op1.q.val() == self.op_sub.val() {
-            self.int_res.next = self.a1.q.val() - self.b1.q.val();
-        }
-        if self.op1.q.val() == self.op_mul.val() {
-            self.int_res.next = self.product.val().get_bits::<32>(0);
-        }
-        if self.op1.q.val() == self.op_and.val() {
-            self.int_res.next = self.a1.q.val() & self.b1.q.val();
-        }
-        if self.op1.q.val() == self.op_or.val() {
-            self.int_res.next = self.a1.q.val() | self.b1.q.val();
-        }
-        if self.op1.q.val() == self.op_xor.val() {
-            self.int_res.next = self.a1.q.val() ^ self.b1.q.val();
-        }
-        if self.op1.q.val() == self.op_shl.val() {
-            self.int_res.next = self.a1.q.val() << self.shamt.val();
-        }
-        if self.op1.q.val() == self.op_shr.val() {
-            self.int_res.next = self.a1.q.val() >> self.shamt.val();
-        }
-        if self.op1.q.val() == self.op_sra.val() {
-            self.int_res.next = self.a1.q.val() >> self.shamt.val();
-            if self.sign_a.val() {
-                self.int_res.next = (self.a1.q.val() >> self.shamt.val())
-                    | !(self.ones32.val() >> self.shamt.val());
-            }
-        }
-        if (self.op1.q.val() == self.op_eq.val()) & (self.a1.q.val() == self.b1.q.val()) {
-            self.int_res.next = self.one32.val();
-        }
-        if (self.op1.q.val() == self.op_ne.val()) & (self.a1.q.val() != self.b1.q.val()) {
-            self.int_res.next = self.one32.val();
-        }
-        if (self.op1.q.val() == self.op_lt.val())
-            & ((self.a1.q.val() ^ self.sign_bit.val()) < (self.b1.q.val() ^ self.sign_bit.val()))
-        {
-            self.int_res.next = self.one32.val();
-        }
-        if (self.op1.q.val() == self.op_ltu.val()) & (self.a1.q.val() < self.b1.q.val()) {
-            self.int_res.next = self.one32.val();
-        }
-        if self.op1.q.val() == self.op_select.val() {
-            self.int_res.next = self.c1.q.val();
-            if self.a1.q.val().any() {
-                self.int_res.next = self.b1.q.val();
-            }
-        }
-
-        // Float add: the larger magnitude is x; y is aligned to it in a 64-bit frame
-        // (significand at bits 62..39), bits shifted out jammed into bit 0.
-        self.swap.next =
-            (self.b1.q.val() & self.abs_mask.val()) > (self.a1.q.val() & self.abs_mask.val());
-        self.exp_x.next = self.exp_a.val();
-        self.exp_y.next = self.exp_b.val();
-        self.sign_x.next = self.sign_a.val();
-        self.sign_y.next = self.sign_b.val();
-        self.frame_x.next = self.wide_x.val() << self.sh39.val();
-        self.frame_y.next = self.wide_y.val() << self.sh39.val();
-        if self.swap.val() {
-            self.exp_x.next = self.exp_b.val();
-            self.exp_y.next = self.exp_a.val();
-            self.sign_x.next = self.sign_b.val();
-            self.sign_y.next = self.sign_a.val();
-            self.frame_x.next = self.wide_y.val() << self.sh39.val();
-            self.frame_y.next = self.wide_x.val() << self.sh39.val();
-        }
-        self.diff.next = self.exp_x.val() - self.exp_y.val();
-        self.diff6.next = self.diff.val().get_bits::<6>(0);
-        self.aligned.next = self.frame_y.val() >> self.diff6.val();
-        self.sticky_y.next = (self.frame_y.val() & !(self.ones64.val() << self.diff6.val())).any();
-        if self.diff.val() > self.max_shift.val() {
-            self.aligned.next = self.zero64.val();
-            self.sticky_y.next = self.frame_y.val().any();
-        }
-        if self.sticky_y.val() {
-            self.aligned.next = self.aligned.val() | self.one64.val();
-        }
-        self.sum.next = self.frame_x.val() + self.aligned.val();
-        if self.sign_x.val() != self.sign_y.val() {
-            self.sum.next = self.frame_x.val() - self.aligned.val();
-        }
-
-        // What stage 2 rounds: sign, exponent of bit 63, significand, special class.
-        self.fp_sign.next = self.sign_x.val();
-        self.fp_exp.next = self.exp_x.val() + self.one32.val();
-        self.fp_mant.next = self.sum.val();
-        self.fp_class.next = self.zero2.val();
-        if self.zero_a.val() & self.zero_b.val() {
-            self.fp_class.next = self.class_zero.val();
-            self.fp_sign.next = self.sign_a.val() & self.sign_b.val();
-        }
-        if self.inf_a.val() | self.inf_b.val() {
-            self.fp_class.next = self.class_inf.val();
-            self.fp_sign.next = self.sign_b.val();
-            if self.inf_a.val() {
-                self.fp_sign.next = self.sign_a.val();
-            }
-        }
-        if self.nan_a.val()
-            | self.nan_b.val()
-            | (self.inf_a.val() & self.inf_b.val() & (self.sign_a.val() != self.sign_b.val()))
-        {
-            self.fp_class.next = self.class_nan.val();
-        }
-        if self.op1.q.val() == self.op_fmul.val() {
-            self.fp_sign.next = self.sign_a.val() ^ self.sign_b.val();
-            self.fp_exp.next = self.exp_a.val() + self.exp_b.val() - self.mul_bias.val();
-            self.fp_mant.next = self.product.val();
-            self.fp_class.next = self.zero2.val();
-            if self.zero_a.val() | self.zero_b.val() {
-                self.fp_class.next = self.class_zero.val();
-            }
-            if self.inf_a.val() | self.inf_b.val() {
-                self.fp_class.next = self.class_inf.val();
-            }
-            if self.nan_a.val()
-                | self.nan_b.val()
-                | (self.inf_a.val() & self.zero_b.val())
-                | (self.zero_a.val() & self.inf_b.val())
-            {
-                self.fp_class.next = self.class_nan.val();
-            }
-        }
+        self.align.product.next = self.multiplier.product.val();
+        self.alu.op.next = self.op1.q.val();
+        self.alu.a.next = self.a1.q.val();
+        self.alu.b.next = self.b1.q.val();
+        self.alu.c.next = self.c1.q.val();
+        self.alu.product.next = self.multiplier.product.val().get_bits::<32>(0);
 
         // ---- stage 2: normalize, round to nearest even, pack ----
-        // Leading zeros: the highest set bit wins (scanned upwards, last one stays).
-        self.found.next = self.mant2.q.val().any();
-        self.lz6.next = self.zero6.val();
-        self.lz32.next = self.zero32.val();
-        for i in 0..64 {
-            if self.mant2.q.val().get_bit(i) {
-                self.lz6.next = self.lz_of_bit6[i].val();
-                self.lz32.next = self.lz_of_bit32[i].val();
-            }
-        }
-        self.norm.next = self.mant2.q.val() << self.lz6.val();
-        self.upper.next = self.norm.val().get_bits::<32>(32);
-        self.sig24.next = self.upper.val() >> self.sh8.val();
-        self.guard.next = (self.upper.val() & self.guard_bit.val()).any();
-        self.sticky.next =
-            (self.upper.val() & self.low7.val()).any() | self.norm.val().get_bits::<32>(0).any();
-        self.round_up.next =
-            self.guard.val() & (self.sticky.val() | (self.sig24.val() & self.one32.val()).any());
-        self.sig25.next = self.sig24.val();
-        if self.round_up.val() {
-            self.sig25.next = self.sig24.val() + self.one32.val();
-        }
-        self.exp_pre.next = self.exp2.q.val() - self.lz32.val();
-        self.exp_fin.next = self.exp_pre.val();
-        if (self.sig25.val() & self.carry_bit.val()).any() {
-            self.exp_fin.next = self.exp_pre.val() + self.one32.val();
-        }
-        self.sign_word.next = self.zero32.val();
-        if self.sign2.q.val() {
-            self.sign_word.next = self.sign_bit.val();
-        }
-        // Underflow (flushed) unless the binade below the normals rounds up to them.
-        self.fp_res.next = self.sign_word.val();
-        if (self.exp_pre.val() == self.zero32.val()) & (self.sig24.val() == self.sig_all_ones.val())
-        {
-            self.fp_res.next = self.sign_word.val() | self.min_normal.val();
-        }
-        if !(self.exp_fin.val() & self.sign_bit.val()).any() & self.exp_fin.val().any() {
-            self.fp_res.next = self.sign_word.val()
-                | ((self.exp_fin.val() & self.exp_mask.val()) << self.sh23.val())
-                | (self.sig25.val() & self.frac_mask.val());
-            if self.exp_fin.val() >= self.exp_max.val() {
-                self.fp_res.next = self.sign_word.val() | self.infinity.val();
-            }
-        }
-        if !self.found.val() {
-            // exact cancellation
-            self.fp_res.next = self.zero32.val();
-        }
-        if self.class2.q.val() == self.class_zero.val() {
-            self.fp_res.next = self.sign_word.val();
-        }
-        if self.class2.q.val() == self.class_inf.val() {
-            self.fp_res.next = self.sign_word.val() | self.infinity.val();
-        }
-        if self.class2.q.val() == self.class_nan.val() {
-            self.fp_res.next = self.quiet_nan.val();
-        }
+        self.round.sign.next = self.sign2.q.val();
+        self.round.exp.next = self.exp2.q.val();
+        self.round.mant.next = self.mant2.q.val();
+        self.round.special.next = self.class2.q.val();
         self.result.next = self.int2.q.val();
         if (self.op2.q.val() == self.op_fadd.val()) | (self.op2.q.val() == self.op_fmul.val()) {
-            self.result.next = self.fp_res.val();
+            self.result.next = self.round.result.val();
         }
 
         // ---- pipeline registers ----
@@ -792,11 +411,11 @@ impl<const VCS: usize, const VB: usize> Logic for ComputeUnit<VCS, VB> {
             self.vc2.d.next = self.vc1.q.val();
             self.tid2.d.next = self.tid1.q.val();
             self.op2.d.next = self.op1.q.val();
-            self.int2.d.next = self.int_res.val();
-            self.sign2.d.next = self.fp_sign.val();
-            self.exp2.d.next = self.fp_exp.val();
-            self.mant2.d.next = self.fp_mant.val();
-            self.class2.d.next = self.fp_class.val();
+            self.int2.d.next = self.alu.result.val();
+            self.sign2.d.next = self.align.sign.val();
+            self.exp2.d.next = self.align.exp.val();
+            self.mant2.d.next = self.align.mant.val();
+            self.class2.d.next = self.align.special.val();
             self.v3.d.next = self.v2.q.val();
             self.vc3.d.next = self.vc2.q.val();
             self.tid3.d.next = self.tid2.q.val();

@@ -353,380 +353,172 @@ impl<const VCS: usize, const VB: usize> Logic for Fabric<VCS, VB> {
                     self.tile[(r - 1) * 4 + c - 1].se_in_ready.val();
             }
         }
-        // slot 0 (north, tile (0, 0)): inject 0
-        self.tile[0].n_in_valid.next = self.threads[0].inject_valid.val();
-        self.tile[0].n_in_vc.next = self.threads[0].inject_vc.val();
-        self.tile[0].n_in_tid.next = self.threads[0].inject_tid.val();
-        self.tile[0].n_in_data.next = self.threads[0].inject_data.val();
-        self.threads[0].inject_ready.next = self.tile[0].n_in_ready.val();
-        // slot 1 (north, tile (0, 1)): inject 1
-        self.tile[1].n_in_valid.next = self.threads[1].inject_valid.val();
-        self.tile[1].n_in_vc.next = self.threads[1].inject_vc.val();
-        self.tile[1].n_in_tid.next = self.threads[1].inject_tid.val();
-        self.tile[1].n_in_data.next = self.threads[1].inject_data.val();
-        self.threads[1].inject_ready.next = self.tile[1].n_in_ready.val();
-        // slot 2 (north, tile (0, 2)): mem 8
-        self.mem[8].a_valid.next = self.tile[2].n_out_valid.val();
-        self.mem[8].a_vc.next = self.tile[2].n_out_vc.val();
-        self.mem[8].a_tid.next = self.tile[2].n_out_tid.val();
-        self.mem[8].a_data.next = self.tile[2].n_out_data.val();
-        self.tile[2].n_out_ready.next = self.mem[8].a_ready.val();
-        self.mem[8].b_valid.next = self.tile[2].ne_out_valid.val();
-        self.mem[8].b_vc.next = self.tile[2].ne_out_vc.val();
-        self.mem[8].b_tid.next = self.tile[2].ne_out_tid.val();
-        self.mem[8].b_data.next = self.tile[2].ne_out_data.val();
-        self.tile[2].ne_out_ready.next = self.mem[8].b_ready.val();
-        self.tile[2].n_in_valid.next = self.mem[8].out_valid.val();
-        self.tile[2].n_in_vc.next = self.mem[8].out_vc.val();
-        self.tile[2].n_in_tid.next = self.mem[8].out_tid.val();
-        self.tile[2].n_in_data.next = self.mem[8].out_data.val();
-        self.mem[8].out_ready.next = self.tile[2].n_in_ready.val();
-        // slot 3 (north, tile (0, 3)): mem 9
-        self.mem[9].a_valid.next = self.tile[3].n_out_valid.val();
-        self.mem[9].a_vc.next = self.tile[3].n_out_vc.val();
-        self.mem[9].a_tid.next = self.tile[3].n_out_tid.val();
-        self.mem[9].a_data.next = self.tile[3].n_out_data.val();
-        self.tile[3].n_out_ready.next = self.mem[9].a_ready.val();
-        self.mem[9].b_valid.next = self.tile[3].ne_out_valid.val();
-        self.mem[9].b_vc.next = self.tile[3].ne_out_vc.val();
-        self.mem[9].b_tid.next = self.tile[3].ne_out_tid.val();
-        self.mem[9].b_data.next = self.tile[3].ne_out_data.val();
-        self.tile[3].ne_out_ready.next = self.mem[9].b_ready.val();
-        self.tile[3].n_in_valid.next = self.mem[9].out_valid.val();
-        self.tile[3].n_in_vc.next = self.mem[9].out_vc.val();
-        self.tile[3].n_in_tid.next = self.mem[9].out_tid.val();
-        self.tile[3].n_in_data.next = self.mem[9].out_data.val();
-        self.mem[9].out_ready.next = self.tile[3].n_in_ready.val();
-        // slot 4 (east, tile (0, 3)): mem 0
-        self.mem[0].a_valid.next = self.tile[3].e_out_valid.val();
-        self.mem[0].a_vc.next = self.tile[3].e_out_vc.val();
-        self.mem[0].a_tid.next = self.tile[3].e_out_tid.val();
-        self.mem[0].a_data.next = self.tile[3].e_out_data.val();
-        self.tile[3].e_out_ready.next = self.mem[0].a_ready.val();
-        self.mem[0].b_valid.next = self.tile[3].se_out_valid.val();
-        self.mem[0].b_vc.next = self.tile[3].se_out_vc.val();
-        self.mem[0].b_tid.next = self.tile[3].se_out_tid.val();
-        self.mem[0].b_data.next = self.tile[3].se_out_data.val();
-        self.tile[3].se_out_ready.next = self.mem[0].b_ready.val();
-        self.tile[3].e_in_valid.next = self.mem[0].out_valid.val();
-        self.tile[3].e_in_vc.next = self.mem[0].out_vc.val();
-        self.tile[3].e_in_tid.next = self.mem[0].out_tid.val();
-        self.tile[3].e_in_data.next = self.mem[0].out_data.val();
-        self.mem[0].out_ready.next = self.tile[3].e_in_ready.val();
-        // slot 5 (east, tile (1, 3)): mem 1
-        self.mem[1].a_valid.next = self.tile[7].e_out_valid.val();
-        self.mem[1].a_vc.next = self.tile[7].e_out_vc.val();
-        self.mem[1].a_tid.next = self.tile[7].e_out_tid.val();
-        self.mem[1].a_data.next = self.tile[7].e_out_data.val();
-        self.tile[7].e_out_ready.next = self.mem[1].a_ready.val();
-        self.mem[1].b_valid.next = self.tile[7].se_out_valid.val();
-        self.mem[1].b_vc.next = self.tile[7].se_out_vc.val();
-        self.mem[1].b_tid.next = self.tile[7].se_out_tid.val();
-        self.mem[1].b_data.next = self.tile[7].se_out_data.val();
-        self.tile[7].se_out_ready.next = self.mem[1].b_ready.val();
-        self.tile[7].e_in_valid.next = self.mem[1].out_valid.val();
-        self.tile[7].e_in_vc.next = self.mem[1].out_vc.val();
-        self.tile[7].e_in_tid.next = self.mem[1].out_tid.val();
-        self.tile[7].e_in_data.next = self.mem[1].out_data.val();
-        self.mem[1].out_ready.next = self.tile[7].e_in_ready.val();
-        // slot 6 (east, tile (2, 3)): mem 2
-        self.mem[2].a_valid.next = self.tile[11].e_out_valid.val();
-        self.mem[2].a_vc.next = self.tile[11].e_out_vc.val();
-        self.mem[2].a_tid.next = self.tile[11].e_out_tid.val();
-        self.mem[2].a_data.next = self.tile[11].e_out_data.val();
-        self.tile[11].e_out_ready.next = self.mem[2].a_ready.val();
-        self.mem[2].b_valid.next = self.tile[11].se_out_valid.val();
-        self.mem[2].b_vc.next = self.tile[11].se_out_vc.val();
-        self.mem[2].b_tid.next = self.tile[11].se_out_tid.val();
-        self.mem[2].b_data.next = self.tile[11].se_out_data.val();
-        self.tile[11].se_out_ready.next = self.mem[2].b_ready.val();
-        self.tile[11].e_in_valid.next = self.mem[2].out_valid.val();
-        self.tile[11].e_in_vc.next = self.mem[2].out_vc.val();
-        self.tile[11].e_in_tid.next = self.mem[2].out_tid.val();
-        self.tile[11].e_in_data.next = self.mem[2].out_data.val();
-        self.mem[2].out_ready.next = self.tile[11].e_in_ready.val();
-        // slot 7 (east, tile (3, 3)): mem 3
-        self.mem[3].a_valid.next = self.tile[15].e_out_valid.val();
-        self.mem[3].a_vc.next = self.tile[15].e_out_vc.val();
-        self.mem[3].a_tid.next = self.tile[15].e_out_tid.val();
-        self.mem[3].a_data.next = self.tile[15].e_out_data.val();
-        self.tile[15].e_out_ready.next = self.mem[3].a_ready.val();
-        self.mem[3].b_valid.next = self.tile[15].se_out_valid.val();
-        self.mem[3].b_vc.next = self.tile[15].se_out_vc.val();
-        self.mem[3].b_tid.next = self.tile[15].se_out_tid.val();
-        self.mem[3].b_data.next = self.tile[15].se_out_data.val();
-        self.tile[15].se_out_ready.next = self.mem[3].b_ready.val();
-        self.tile[15].e_in_valid.next = self.mem[3].out_valid.val();
-        self.tile[15].e_in_vc.next = self.mem[3].out_vc.val();
-        self.tile[15].e_in_tid.next = self.mem[3].out_tid.val();
-        self.tile[15].e_in_data.next = self.mem[3].out_data.val();
-        self.mem[3].out_ready.next = self.tile[15].e_in_ready.val();
-        // slot 8 (south, tile (3, 0)): last 0
-        self.threads[0].last_valid.next = self.tile[12].s_out_valid.val();
-        self.threads[0].last_vc.next = self.tile[12].s_out_vc.val();
-        self.threads[0].last_tid.next = self.tile[12].s_out_tid.val();
-        self.threads[0].last_data.next = self.tile[12].s_out_data.val();
-        self.tile[12].s_out_ready.next = self.threads[0].last_ready.val();
-        // slot 9 (south, tile (3, 1)): last 1
-        self.threads[1].last_valid.next = self.tile[13].s_out_valid.val();
-        self.threads[1].last_vc.next = self.tile[13].s_out_vc.val();
-        self.threads[1].last_tid.next = self.tile[13].s_out_tid.val();
-        self.threads[1].last_data.next = self.tile[13].s_out_data.val();
-        self.tile[13].s_out_ready.next = self.threads[1].last_ready.val();
-        // slot 10 (south, tile (3, 2)): div 0
-        self.div[0].a_valid.next = self.tile[14].s_out_valid.val();
-        self.div[0].a_vc.next = self.tile[14].s_out_vc.val();
-        self.div[0].a_tid.next = self.tile[14].s_out_tid.val();
-        self.div[0].a_data.next = self.tile[14].s_out_data.val();
-        self.tile[14].s_out_ready.next = self.div[0].a_ready.val();
-        self.div[0].b_valid.next = self.tile[14].sw_out_valid.val();
-        self.div[0].b_vc.next = self.tile[14].sw_out_vc.val();
-        self.div[0].b_tid.next = self.tile[14].sw_out_tid.val();
-        self.div[0].b_data.next = self.tile[14].sw_out_data.val();
-        self.tile[14].sw_out_ready.next = self.div[0].b_ready.val();
-        self.tile[14].s_in_valid.next = self.div[0].out_valid.val();
-        self.tile[14].s_in_vc.next = self.div[0].out_vc.val();
-        self.tile[14].s_in_tid.next = self.div[0].out_tid.val();
-        self.tile[14].s_in_data.next = self.div[0].out_data.val();
-        self.div[0].out_ready.next = self.tile[14].s_in_ready.val();
-        // slot 11 (south, tile (3, 3)): div 1
-        self.div[1].a_valid.next = self.tile[15].s_out_valid.val();
-        self.div[1].a_vc.next = self.tile[15].s_out_vc.val();
-        self.div[1].a_tid.next = self.tile[15].s_out_tid.val();
-        self.div[1].a_data.next = self.tile[15].s_out_data.val();
-        self.tile[15].s_out_ready.next = self.div[1].a_ready.val();
-        self.div[1].b_valid.next = self.tile[15].sw_out_valid.val();
-        self.div[1].b_vc.next = self.tile[15].sw_out_vc.val();
-        self.div[1].b_tid.next = self.tile[15].sw_out_tid.val();
-        self.div[1].b_data.next = self.tile[15].sw_out_data.val();
-        self.tile[15].sw_out_ready.next = self.div[1].b_ready.val();
-        self.tile[15].s_in_valid.next = self.div[1].out_valid.val();
-        self.tile[15].s_in_vc.next = self.div[1].out_vc.val();
-        self.tile[15].s_in_tid.next = self.div[1].out_tid.val();
-        self.tile[15].s_in_data.next = self.div[1].out_data.val();
-        self.div[1].out_ready.next = self.tile[15].s_in_ready.val();
-        // slot 12 (west, tile (0, 0)): mem 4
-        self.mem[4].a_valid.next = self.tile[0].w_out_valid.val();
-        self.mem[4].a_vc.next = self.tile[0].w_out_vc.val();
-        self.mem[4].a_tid.next = self.tile[0].w_out_tid.val();
-        self.mem[4].a_data.next = self.tile[0].w_out_data.val();
-        self.tile[0].w_out_ready.next = self.mem[4].a_ready.val();
-        self.mem[4].b_valid.next = self.tile[0].nw_out_valid.val();
-        self.mem[4].b_vc.next = self.tile[0].nw_out_vc.val();
-        self.mem[4].b_tid.next = self.tile[0].nw_out_tid.val();
-        self.mem[4].b_data.next = self.tile[0].nw_out_data.val();
-        self.tile[0].nw_out_ready.next = self.mem[4].b_ready.val();
-        self.tile[0].w_in_valid.next = self.mem[4].out_valid.val();
-        self.tile[0].w_in_vc.next = self.mem[4].out_vc.val();
-        self.tile[0].w_in_tid.next = self.mem[4].out_tid.val();
-        self.tile[0].w_in_data.next = self.mem[4].out_data.val();
-        self.mem[4].out_ready.next = self.tile[0].w_in_ready.val();
-        // slot 13 (west, tile (1, 0)): mem 5
-        self.mem[5].a_valid.next = self.tile[4].w_out_valid.val();
-        self.mem[5].a_vc.next = self.tile[4].w_out_vc.val();
-        self.mem[5].a_tid.next = self.tile[4].w_out_tid.val();
-        self.mem[5].a_data.next = self.tile[4].w_out_data.val();
-        self.tile[4].w_out_ready.next = self.mem[5].a_ready.val();
-        self.mem[5].b_valid.next = self.tile[4].nw_out_valid.val();
-        self.mem[5].b_vc.next = self.tile[4].nw_out_vc.val();
-        self.mem[5].b_tid.next = self.tile[4].nw_out_tid.val();
-        self.mem[5].b_data.next = self.tile[4].nw_out_data.val();
-        self.tile[4].nw_out_ready.next = self.mem[5].b_ready.val();
-        self.tile[4].w_in_valid.next = self.mem[5].out_valid.val();
-        self.tile[4].w_in_vc.next = self.mem[5].out_vc.val();
-        self.tile[4].w_in_tid.next = self.mem[5].out_tid.val();
-        self.tile[4].w_in_data.next = self.mem[5].out_data.val();
-        self.mem[5].out_ready.next = self.tile[4].w_in_ready.val();
-        // slot 14 (west, tile (2, 0)): mem 6
-        self.mem[6].a_valid.next = self.tile[8].w_out_valid.val();
-        self.mem[6].a_vc.next = self.tile[8].w_out_vc.val();
-        self.mem[6].a_tid.next = self.tile[8].w_out_tid.val();
-        self.mem[6].a_data.next = self.tile[8].w_out_data.val();
-        self.tile[8].w_out_ready.next = self.mem[6].a_ready.val();
-        self.mem[6].b_valid.next = self.tile[8].nw_out_valid.val();
-        self.mem[6].b_vc.next = self.tile[8].nw_out_vc.val();
-        self.mem[6].b_tid.next = self.tile[8].nw_out_tid.val();
-        self.mem[6].b_data.next = self.tile[8].nw_out_data.val();
-        self.tile[8].nw_out_ready.next = self.mem[6].b_ready.val();
-        self.tile[8].w_in_valid.next = self.mem[6].out_valid.val();
-        self.tile[8].w_in_vc.next = self.mem[6].out_vc.val();
-        self.tile[8].w_in_tid.next = self.mem[6].out_tid.val();
-        self.tile[8].w_in_data.next = self.mem[6].out_data.val();
-        self.mem[6].out_ready.next = self.tile[8].w_in_ready.val();
-        // slot 15 (west, tile (3, 0)): mem 7
-        self.mem[7].a_valid.next = self.tile[12].w_out_valid.val();
-        self.mem[7].a_vc.next = self.tile[12].w_out_vc.val();
-        self.mem[7].a_tid.next = self.tile[12].w_out_tid.val();
-        self.mem[7].a_data.next = self.tile[12].w_out_data.val();
-        self.tile[12].w_out_ready.next = self.mem[7].a_ready.val();
-        self.mem[7].b_valid.next = self.tile[12].nw_out_valid.val();
-        self.mem[7].b_vc.next = self.tile[12].nw_out_vc.val();
-        self.mem[7].b_tid.next = self.tile[12].nw_out_tid.val();
-        self.mem[7].b_data.next = self.tile[12].nw_out_data.val();
-        self.tile[12].nw_out_ready.next = self.mem[7].b_ready.val();
-        self.tile[12].w_in_valid.next = self.mem[7].out_valid.val();
-        self.tile[12].w_in_vc.next = self.mem[7].out_vc.val();
-        self.tile[12].w_in_tid.next = self.mem[7].out_tid.val();
-        self.tile[12].w_in_data.next = self.mem[7].out_data.val();
-        self.mem[7].out_ready.next = self.tile[12].w_in_ready.val();
-        // links leaving the grid that no edge unit uses: never valid, never ready
-        self.tile[0].n_out_ready.next = false;
-        self.tile[0].ne_in_valid.next = false;
-        self.tile[0].ne_in_vc.next = self.no_vc.val();
-        self.tile[0].ne_in_tid.next = self.no_tid.val();
-        self.tile[0].ne_in_data.next = 0.into();
-        self.tile[0].ne_out_ready.next = false;
-        self.tile[0].sw_in_valid.next = false;
-        self.tile[0].sw_in_vc.next = self.no_vc.val();
-        self.tile[0].sw_in_tid.next = self.no_tid.val();
-        self.tile[0].sw_in_data.next = 0.into();
-        self.tile[0].sw_out_ready.next = false;
-        self.tile[0].nw_in_valid.next = false;
-        self.tile[0].nw_in_vc.next = self.no_vc.val();
-        self.tile[0].nw_in_tid.next = self.no_tid.val();
-        self.tile[0].nw_in_data.next = 0.into();
-        self.tile[1].n_out_ready.next = false;
-        self.tile[1].ne_in_valid.next = false;
-        self.tile[1].ne_in_vc.next = self.no_vc.val();
-        self.tile[1].ne_in_tid.next = self.no_tid.val();
-        self.tile[1].ne_in_data.next = 0.into();
-        self.tile[1].ne_out_ready.next = false;
-        self.tile[1].nw_in_valid.next = false;
-        self.tile[1].nw_in_vc.next = self.no_vc.val();
-        self.tile[1].nw_in_tid.next = self.no_tid.val();
-        self.tile[1].nw_in_data.next = 0.into();
-        self.tile[1].nw_out_ready.next = false;
-        self.tile[2].ne_in_valid.next = false;
-        self.tile[2].ne_in_vc.next = self.no_vc.val();
-        self.tile[2].ne_in_tid.next = self.no_tid.val();
-        self.tile[2].ne_in_data.next = 0.into();
-        self.tile[2].nw_in_valid.next = false;
-        self.tile[2].nw_in_vc.next = self.no_vc.val();
-        self.tile[2].nw_in_tid.next = self.no_tid.val();
-        self.tile[2].nw_in_data.next = 0.into();
-        self.tile[2].nw_out_ready.next = false;
-        self.tile[3].ne_in_valid.next = false;
-        self.tile[3].ne_in_vc.next = self.no_vc.val();
-        self.tile[3].ne_in_tid.next = self.no_tid.val();
-        self.tile[3].ne_in_data.next = 0.into();
-        self.tile[3].se_in_valid.next = false;
-        self.tile[3].se_in_vc.next = self.no_vc.val();
-        self.tile[3].se_in_tid.next = self.no_tid.val();
-        self.tile[3].se_in_data.next = 0.into();
-        self.tile[3].nw_in_valid.next = false;
-        self.tile[3].nw_in_vc.next = self.no_vc.val();
-        self.tile[3].nw_in_tid.next = self.no_tid.val();
-        self.tile[3].nw_in_data.next = 0.into();
-        self.tile[3].nw_out_ready.next = false;
-        self.tile[4].sw_in_valid.next = false;
-        self.tile[4].sw_in_vc.next = self.no_vc.val();
-        self.tile[4].sw_in_tid.next = self.no_tid.val();
-        self.tile[4].sw_in_data.next = 0.into();
-        self.tile[4].sw_out_ready.next = false;
-        self.tile[4].nw_in_valid.next = false;
-        self.tile[4].nw_in_vc.next = self.no_vc.val();
-        self.tile[4].nw_in_tid.next = self.no_tid.val();
-        self.tile[4].nw_in_data.next = 0.into();
-        self.tile[7].ne_in_valid.next = false;
-        self.tile[7].ne_in_vc.next = self.no_vc.val();
-        self.tile[7].ne_in_tid.next = self.no_tid.val();
-        self.tile[7].ne_in_data.next = 0.into();
-        self.tile[7].ne_out_ready.next = false;
-        self.tile[7].se_in_valid.next = false;
-        self.tile[7].se_in_vc.next = self.no_vc.val();
-        self.tile[7].se_in_tid.next = self.no_tid.val();
-        self.tile[7].se_in_data.next = 0.into();
-        self.tile[8].sw_in_valid.next = false;
-        self.tile[8].sw_in_vc.next = self.no_vc.val();
-        self.tile[8].sw_in_tid.next = self.no_tid.val();
-        self.tile[8].sw_in_data.next = 0.into();
-        self.tile[8].sw_out_ready.next = false;
-        self.tile[8].nw_in_valid.next = false;
-        self.tile[8].nw_in_vc.next = self.no_vc.val();
-        self.tile[8].nw_in_tid.next = self.no_tid.val();
-        self.tile[8].nw_in_data.next = 0.into();
-        self.tile[11].ne_in_valid.next = false;
-        self.tile[11].ne_in_vc.next = self.no_vc.val();
-        self.tile[11].ne_in_tid.next = self.no_tid.val();
-        self.tile[11].ne_in_data.next = 0.into();
-        self.tile[11].ne_out_ready.next = false;
-        self.tile[11].se_in_valid.next = false;
-        self.tile[11].se_in_vc.next = self.no_vc.val();
-        self.tile[11].se_in_tid.next = self.no_tid.val();
-        self.tile[11].se_in_data.next = 0.into();
-        self.tile[12].se_in_valid.next = false;
-        self.tile[12].se_in_vc.next = self.no_vc.val();
-        self.tile[12].se_in_tid.next = self.no_tid.val();
-        self.tile[12].se_in_data.next = 0.into();
-        self.tile[12].se_out_ready.next = false;
-        self.tile[12].s_in_valid.next = false;
-        self.tile[12].s_in_vc.next = self.no_vc.val();
-        self.tile[12].s_in_tid.next = self.no_tid.val();
-        self.tile[12].s_in_data.next = 0.into();
-        self.tile[12].sw_in_valid.next = false;
-        self.tile[12].sw_in_vc.next = self.no_vc.val();
-        self.tile[12].sw_in_tid.next = self.no_tid.val();
-        self.tile[12].sw_in_data.next = 0.into();
-        self.tile[12].sw_out_ready.next = false;
-        self.tile[12].nw_in_valid.next = false;
-        self.tile[12].nw_in_vc.next = self.no_vc.val();
-        self.tile[12].nw_in_tid.next = self.no_tid.val();
-        self.tile[12].nw_in_data.next = 0.into();
-        self.tile[13].se_in_valid.next = false;
-        self.tile[13].se_in_vc.next = self.no_vc.val();
-        self.tile[13].se_in_tid.next = self.no_tid.val();
-        self.tile[13].se_in_data.next = 0.into();
-        self.tile[13].se_out_ready.next = false;
-        self.tile[13].s_in_valid.next = false;
-        self.tile[13].s_in_vc.next = self.no_vc.val();
-        self.tile[13].s_in_tid.next = self.no_tid.val();
-        self.tile[13].s_in_data.next = 0.into();
-        self.tile[13].sw_in_valid.next = false;
-        self.tile[13].sw_in_vc.next = self.no_vc.val();
-        self.tile[13].sw_in_tid.next = self.no_tid.val();
-        self.tile[13].sw_in_data.next = 0.into();
-        self.tile[13].sw_out_ready.next = false;
-        self.tile[14].se_in_valid.next = false;
-        self.tile[14].se_in_vc.next = self.no_vc.val();
-        self.tile[14].se_in_tid.next = self.no_tid.val();
-        self.tile[14].se_in_data.next = 0.into();
-        self.tile[14].se_out_ready.next = false;
-        self.tile[14].sw_in_valid.next = false;
-        self.tile[14].sw_in_vc.next = self.no_vc.val();
-        self.tile[14].sw_in_tid.next = self.no_tid.val();
-        self.tile[14].sw_in_data.next = 0.into();
-        self.tile[15].ne_in_valid.next = false;
-        self.tile[15].ne_in_vc.next = self.no_vc.val();
-        self.tile[15].ne_in_tid.next = self.no_tid.val();
-        self.tile[15].ne_in_data.next = 0.into();
-        self.tile[15].ne_out_ready.next = false;
-        self.tile[15].se_in_valid.next = false;
-        self.tile[15].se_in_vc.next = self.no_vc.val();
-        self.tile[15].se_in_tid.next = self.no_tid.val();
-        self.tile[15].se_in_data.next = 0.into();
-        self.tile[15].sw_in_valid.next = false;
-        self.tile[15].sw_in_vc.next = self.no_vc.val();
-        self.tile[15].sw_in_tid.next = self.no_tid.val();
-        self.tile[15].sw_in_data.next = 0.into();
-        // a token routed off the grid where no unit listens waits there forever: flag it
+        // ---- edge slots (the header's table), one loop per kind of unit and side ----
+        // Slot `p` on side `o` (n, e, s, w) at a border tile: operand a from the tile's
+        // output `o`, operand b from output `o + 1` (the clockwise diagonal), result
+        // into input `o`. A border output no slot reads is never ready and flags
+        // `misrouted` when offered a token.
         self.misrouted.next = false;
-        self.misrouted.next = self.misrouted.val() | self.tile[0].n_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[0].ne_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[0].sw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[1].n_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[1].ne_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[1].nw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[2].nw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[3].nw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[4].sw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[7].ne_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[8].sw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[11].ne_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[12].se_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[12].sw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[13].se_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[13].sw_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[14].se_out_valid.val();
-        self.misrouted.next = self.misrouted.val() | self.tile[15].ne_out_valid.val();
+        // north, slots 0, 1: the thread ports inject into tiles (0, 0), (0, 1); no
+        // operands, so outputs n and ne lead nowhere
+        for k in 0..2 {
+            self.tile[k].n_in_valid.next = self.threads[k].inject_valid.val();
+            self.tile[k].n_in_vc.next = self.threads[k].inject_vc.val();
+            self.tile[k].n_in_tid.next = self.threads[k].inject_tid.val();
+            self.tile[k].n_in_data.next = self.threads[k].inject_data.val();
+            self.threads[k].inject_ready.next = self.tile[k].n_in_ready.val();
+            self.tile[k].n_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[k].n_out_valid.val();
+            self.tile[k].ne_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[k].ne_out_valid.val();
+        }
+        // north, slots 2, 3: the live value units (memory ports 8, 9) at tiles (0, 2), (0, 3)
+        for c in 2..4 {
+            self.mem[6 + c].a_valid.next = self.tile[c].n_out_valid.val();
+            self.mem[6 + c].a_vc.next = self.tile[c].n_out_vc.val();
+            self.mem[6 + c].a_tid.next = self.tile[c].n_out_tid.val();
+            self.mem[6 + c].a_data.next = self.tile[c].n_out_data.val();
+            self.tile[c].n_out_ready.next = self.mem[6 + c].a_ready.val();
+            self.mem[6 + c].b_valid.next = self.tile[c].ne_out_valid.val();
+            self.mem[6 + c].b_vc.next = self.tile[c].ne_out_vc.val();
+            self.mem[6 + c].b_tid.next = self.tile[c].ne_out_tid.val();
+            self.mem[6 + c].b_data.next = self.tile[c].ne_out_data.val();
+            self.tile[c].ne_out_ready.next = self.mem[6 + c].b_ready.val();
+            self.tile[c].n_in_valid.next = self.mem[6 + c].out_valid.val();
+            self.tile[c].n_in_vc.next = self.mem[6 + c].out_vc.val();
+            self.tile[c].n_in_tid.next = self.mem[6 + c].out_tid.val();
+            self.tile[c].n_in_data.next = self.mem[6 + c].out_data.val();
+            self.mem[6 + c].out_ready.next = self.tile[c].n_in_ready.val();
+        }
+        // east, slots 4..7: load/store units 0..3 at tiles (r, 3)
+        for r in 0..4 {
+            self.mem[r].a_valid.next = self.tile[r * 4 + 3].e_out_valid.val();
+            self.mem[r].a_vc.next = self.tile[r * 4 + 3].e_out_vc.val();
+            self.mem[r].a_tid.next = self.tile[r * 4 + 3].e_out_tid.val();
+            self.mem[r].a_data.next = self.tile[r * 4 + 3].e_out_data.val();
+            self.tile[r * 4 + 3].e_out_ready.next = self.mem[r].a_ready.val();
+            self.mem[r].b_valid.next = self.tile[r * 4 + 3].se_out_valid.val();
+            self.mem[r].b_vc.next = self.tile[r * 4 + 3].se_out_vc.val();
+            self.mem[r].b_tid.next = self.tile[r * 4 + 3].se_out_tid.val();
+            self.mem[r].b_data.next = self.tile[r * 4 + 3].se_out_data.val();
+            self.tile[r * 4 + 3].se_out_ready.next = self.mem[r].b_ready.val();
+            self.tile[r * 4 + 3].e_in_valid.next = self.mem[r].out_valid.val();
+            self.tile[r * 4 + 3].e_in_vc.next = self.mem[r].out_vc.val();
+            self.tile[r * 4 + 3].e_in_tid.next = self.mem[r].out_tid.val();
+            self.tile[r * 4 + 3].e_in_data.next = self.mem[r].out_data.val();
+            self.mem[r].out_ready.next = self.tile[r * 4 + 3].e_in_ready.val();
+        }
+        // south, slots 8, 9: the thread ports take last tokens from tiles (3, 0), (3, 1);
+        // nothing enters input s, output sw leads nowhere
+        for k in 0..2 {
+            self.threads[k].last_valid.next = self.tile[12 + k].s_out_valid.val();
+            self.threads[k].last_vc.next = self.tile[12 + k].s_out_vc.val();
+            self.threads[k].last_tid.next = self.tile[12 + k].s_out_tid.val();
+            self.threads[k].last_data.next = self.tile[12 + k].s_out_data.val();
+            self.tile[12 + k].s_out_ready.next = self.threads[k].last_ready.val();
+            self.tile[12 + k].s_in_valid.next = false;
+            self.tile[12 + k].s_in_vc.next = self.no_vc.val();
+            self.tile[12 + k].s_in_tid.next = self.no_tid.val();
+            self.tile[12 + k].s_in_data.next = 0.into();
+            self.tile[12 + k].sw_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[12 + k].sw_out_valid.val();
+        }
+        // south, slots 10, 11: the divide units at tiles (3, 2), (3, 3)
+        for c in 2..4 {
+            self.div[c - 2].a_valid.next = self.tile[12 + c].s_out_valid.val();
+            self.div[c - 2].a_vc.next = self.tile[12 + c].s_out_vc.val();
+            self.div[c - 2].a_tid.next = self.tile[12 + c].s_out_tid.val();
+            self.div[c - 2].a_data.next = self.tile[12 + c].s_out_data.val();
+            self.tile[12 + c].s_out_ready.next = self.div[c - 2].a_ready.val();
+            self.div[c - 2].b_valid.next = self.tile[12 + c].sw_out_valid.val();
+            self.div[c - 2].b_vc.next = self.tile[12 + c].sw_out_vc.val();
+            self.div[c - 2].b_tid.next = self.tile[12 + c].sw_out_tid.val();
+            self.div[c - 2].b_data.next = self.tile[12 + c].sw_out_data.val();
+            self.tile[12 + c].sw_out_ready.next = self.div[c - 2].b_ready.val();
+            self.tile[12 + c].s_in_valid.next = self.div[c - 2].out_valid.val();
+            self.tile[12 + c].s_in_vc.next = self.div[c - 2].out_vc.val();
+            self.tile[12 + c].s_in_tid.next = self.div[c - 2].out_tid.val();
+            self.tile[12 + c].s_in_data.next = self.div[c - 2].out_data.val();
+            self.div[c - 2].out_ready.next = self.tile[12 + c].s_in_ready.val();
+        }
+        // west, slots 12..15: load/store units 4..7 at tiles (r, 0)
+        for r in 0..4 {
+            self.mem[4 + r].a_valid.next = self.tile[r * 4].w_out_valid.val();
+            self.mem[4 + r].a_vc.next = self.tile[r * 4].w_out_vc.val();
+            self.mem[4 + r].a_tid.next = self.tile[r * 4].w_out_tid.val();
+            self.mem[4 + r].a_data.next = self.tile[r * 4].w_out_data.val();
+            self.tile[r * 4].w_out_ready.next = self.mem[4 + r].a_ready.val();
+            self.mem[4 + r].b_valid.next = self.tile[r * 4].nw_out_valid.val();
+            self.mem[4 + r].b_vc.next = self.tile[r * 4].nw_out_vc.val();
+            self.mem[4 + r].b_tid.next = self.tile[r * 4].nw_out_tid.val();
+            self.mem[4 + r].b_data.next = self.tile[r * 4].nw_out_data.val();
+            self.tile[r * 4].nw_out_ready.next = self.mem[4 + r].b_ready.val();
+            self.tile[r * 4].w_in_valid.next = self.mem[4 + r].out_valid.val();
+            self.tile[r * 4].w_in_vc.next = self.mem[4 + r].out_vc.val();
+            self.tile[r * 4].w_in_tid.next = self.mem[4 + r].out_tid.val();
+            self.tile[r * 4].w_in_data.next = self.mem[4 + r].out_data.val();
+            self.mem[4 + r].out_ready.next = self.tile[r * 4].w_in_ready.val();
+        }
+        // ---- the grid's border: diagonal links to and from outside ----
+        // Each side's clockwise diagonal input (o + 1) at every position, and its
+        // counter-clockwise one (o - 1) where that is not the previous side's o + 1
+        // (the corner); likewise the counter-clockwise diagonal outputs, which no slot
+        // reads.
+        for c in 0..4 {
+            self.tile[c].ne_in_valid.next = false;
+            self.tile[c].ne_in_vc.next = self.no_vc.val();
+            self.tile[c].ne_in_tid.next = self.no_tid.val();
+            self.tile[c].ne_in_data.next = 0.into();
+        }
+        for c in 1..4 {
+            self.tile[c].nw_in_valid.next = false;
+            self.tile[c].nw_in_vc.next = self.no_vc.val();
+            self.tile[c].nw_in_tid.next = self.no_tid.val();
+            self.tile[c].nw_in_data.next = 0.into();
+            self.tile[c].nw_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[c].nw_out_valid.val();
+        }
+        for r in 0..4 {
+            self.tile[r * 4 + 3].se_in_valid.next = false;
+            self.tile[r * 4 + 3].se_in_vc.next = self.no_vc.val();
+            self.tile[r * 4 + 3].se_in_tid.next = self.no_tid.val();
+            self.tile[r * 4 + 3].se_in_data.next = 0.into();
+        }
+        for r in 1..4 {
+            self.tile[r * 4 + 3].ne_in_valid.next = false;
+            self.tile[r * 4 + 3].ne_in_vc.next = self.no_vc.val();
+            self.tile[r * 4 + 3].ne_in_tid.next = self.no_tid.val();
+            self.tile[r * 4 + 3].ne_in_data.next = 0.into();
+            self.tile[r * 4 + 3].ne_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[r * 4 + 3].ne_out_valid.val();
+        }
+        for c in 0..4 {
+            self.tile[12 + c].sw_in_valid.next = false;
+            self.tile[12 + c].sw_in_vc.next = self.no_vc.val();
+            self.tile[12 + c].sw_in_tid.next = self.no_tid.val();
+            self.tile[12 + c].sw_in_data.next = 0.into();
+        }
+        for c in 0..3 {
+            self.tile[12 + c].se_in_valid.next = false;
+            self.tile[12 + c].se_in_vc.next = self.no_vc.val();
+            self.tile[12 + c].se_in_tid.next = self.no_tid.val();
+            self.tile[12 + c].se_in_data.next = 0.into();
+            self.tile[12 + c].se_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[12 + c].se_out_valid.val();
+        }
+        for r in 0..4 {
+            self.tile[r * 4].nw_in_valid.next = false;
+            self.tile[r * 4].nw_in_vc.next = self.no_vc.val();
+            self.tile[r * 4].nw_in_tid.next = self.no_tid.val();
+            self.tile[r * 4].nw_in_data.next = 0.into();
+        }
+        for r in 0..3 {
+            self.tile[r * 4].sw_in_valid.next = false;
+            self.tile[r * 4].sw_in_vc.next = self.no_vc.val();
+            self.tile[r * 4].sw_in_tid.next = self.no_tid.val();
+            self.tile[r * 4].sw_in_data.next = 0.into();
+            self.tile[r * 4].sw_out_ready.next = false;
+            self.misrouted.next = self.misrouted.val() | self.tile[r * 4].sw_out_valid.val();
+        }
     }
 }

@@ -17,10 +17,62 @@ pub mod divide_tile;
 pub mod divider_copy;
 pub mod fabric;
 pub mod fabric_tile;
+pub mod float_align;
+pub mod float_round;
+pub mod int_alu;
 pub mod load_store_unit;
 pub mod memory_tile;
+pub mod multiplier;
 pub mod special_compute_unit;
 pub mod split_join;
 pub mod switch;
 pub mod thread_port;
 pub mod token_buffer;
+
+/// Operand words for the datapath tests: integer and binary32 edge cases (zeros,
+/// ones, extremes, infinities, NaNs, the normal range's edges, subnormals), then
+/// `random` words from a fixed xorshift seed.
+#[cfg(test)]
+pub(crate) fn test_words(seed: u64, random: usize) -> Vec<u32> {
+    let mut words = vec![
+        0,
+        1,
+        2,
+        31,
+        32,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+        0x8000_0001,
+        0x0001_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x4000_0000,
+        0x3fc0_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7f80_0001,
+        0xffc0_0001,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x0080_0000,
+        0x8080_0000,
+        0x0080_0001,
+        0x007f_ffff,
+        0x8000_0001,
+        0x3f7f_ffff,
+        0x4b7f_ffff,
+        0x3380_0000,
+        0x1f80_0000,
+        0x5f80_0000,
+    ];
+    let mut state = seed | 1;
+    for _ in 0..random {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        words.push((state >> 16) as u32);
+    }
+    words
+}
