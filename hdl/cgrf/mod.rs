@@ -12,6 +12,13 @@
 //!
 //! A virtual channel holds at most one thread at a time, so each token buffer entry
 //! serves one thread (§3.5).
+//!
+//! The links stay five flat ports rather than a rust-hdl `LogicInterface`: measured on
+//! rust-hdl 0.46, an interface port `x` is emitted as `x$valid`, `x$ready`, ... (a `$`
+//! in every port name of every unit, which the co-simulation's port recorder and the
+//! Verilator harness would have to learn), and a second array index in one name
+//! (`tile[t].link[d]`) is left unresolved in the Verilog (`tile$3$link[d]$valid`), so
+//! an interface array would not let the fabric loop over directions either.
 pub mod compute_unit;
 pub mod divide_tile;
 pub mod divider_copy;
