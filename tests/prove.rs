@@ -95,6 +95,14 @@ fn adequacy_evaluator_3x4_and_capri_decision_are_proved_and_catch_planted_bugs()
     proved_and_no_property_vacuous("capri_decision", &[]);
 }
 
+/// The CAPT's contract on its entries (read through `hierconn` wires): all seven
+/// properties proved by induction at length 1; those that need them carry the
+/// invariants of unique tags and of the LRU ages.
+#[test]
+fn capt_8_is_proved_and_every_property_catches_a_planted_bug() {
+    proved_and_no_property_vacuous("capt_8", &[]);
+}
+
 /// The fairness bound's ghost counters are not tied to the arbiter's pointers, so its
 /// induction stays open; 20 cycles from reset cover the 3-bit state many times over.
 #[test]

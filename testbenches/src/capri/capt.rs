@@ -32,7 +32,63 @@ impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usiz
     fn bench() -> Box<dyn Bench> {
         Box::new(CaptBench::<ENTRIES, HISTORY, HW, AW>::default())
     }
+    /// The harness reads entries 0..7 by name, so presets of up to 8 entries.
+    fn properties() -> Option<crate::presets::Properties> {
+        (ENTRIES <= 8).then_some(crate::presets::Properties {
+            harness: include_str!("capt.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `capt_8`), each caught by the property
+/// named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // An insert of a held branch allocates a second entry.
+    (
+        "p_tags_unique",
+        "alloc = is_insert & ~|op_match;",
+        "alloc = is_insert;",
+    ),
+    // Entry 5 predicts the opposite of its history.
+    (
+        "p_hit_reports_history",
+        "if (|(history$5$q & hist_msb)) begin",
+        "if (~|(history$5$q & hist_msb)) begin",
+    ),
+    // Entry 0 is never taken as the free entry.
+    (
+        "p_insert_fills_lowest_invalid",
+        "if (~valid$0$q & ~found_free) begin",
+        "if (1'b0) begin",
+    ),
+    // Entry 3 never ages: two entries share an age and the LRU order is lost. (A
+    // victim bug, entry 7 taken when second least recently used, shows only after a
+    // full table and an insert, cycle 11: the base case had not reached it in 400 s.)
+    (
+        "p_insert_else_lru",
+        "age$3$d = age$3$q + age_one;",
+        "age$3$d = age$3$q;",
+    ),
+    // 1b-Latest: an update of entry 0 to inadequate keeps it adequate.
+    (
+        "p_update_sets_history",
+        "if (mode == mode_latest) begin\n                    history$0$d = hist_zero;",
+        "if (mode == mode_latest) begin\n                    history$0$d = hist_one;",
+    ),
+    // Op 3 (none) inserts.
+    (
+        "p_idle_keeps_entries",
+        "is_insert = op == op_insert;",
+        "is_insert = op[0];",
+    ),
+    // Reset leaves entry 4 valid.
+    (
+        "p_reset_invalidates",
+        "valid$4$d = 1'b0;",
+        "valid$4$d = valid$4$q;",
+    ),
+];
 
 pub fn history_of(h: usize) -> History {
     match h {
