@@ -189,8 +189,8 @@ module weft_prove #(parameter ENTRIES = 8, parameter HISTORY = 0) (
         // older entry has the larger age; the induction needs this invariant.
         p_insert_else_lru: assert(unique && recency_ok && (!was_fill_lru || as_expected));
         // An update sets the held branch's history by the HISTORY rule; absent, it is
-        // ignored.
-        p_update_sets_history: assert(!was_update || as_expected);
+        // ignored (with the invariants: an update touches one entry).
+        p_update_sets_history: assert(unique && recency_ok && (!was_update || as_expected));
         // No op, and an insert that hits, changes no entry (with the invariants: an
         // insert that hits touches one entry).
         p_idle_keeps_entries: assert(unique && recency_ok && (!was_idle || as_expected));
