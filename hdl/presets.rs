@@ -130,6 +130,9 @@ pub type SplitJoin32x4 = crate::cgrf::split_join::SplitJoin<5, 32, 4, 3>;
 /// `switch`: 9 inputs (8 neighbours + the unit's result), 11 outputs (8 neighbours +
 /// the unit's 3 operand ports), 16 virtual channels.
 pub type Switch9x11 = crate::cgrf::switch::Switch<9, 11, 4, 4>;
+/// `switch_3x3`: 3 inputs, 3 outputs, 2 virtual channels: small enough for the formal
+/// proofs (`weft prove`).
+pub type Switch3x3 = crate::cgrf::switch::Switch<3, 3, 1, 2>;
 // -- fabric top
 /// `fabric`: the 4 x 4 grid with its edge units, 4 virtual channels per unit (the
 /// exported preset keeps co-simulation affordable; the end-to-end tests also run 32).

@@ -2,8 +2,8 @@
 use crate::presets::Preset;
 use rust_hdl::prelude::*;
 use weft_hdl::presets::{
-    ComputeUnit16, Fabric4, LoadStoreUnit32x16, SpecialComputeUnit32x9, SplitJoin32x4, Switch9x11,
-    TokenBuffer16,
+    ComputeUnit16, Fabric4, LoadStoreUnit32x16, SpecialComputeUnit32x9, SplitJoin32x4, Switch3x3,
+    Switch9x11, TokenBuffer16,
 };
 use weft_sim::cgrf::token_buffer::OperandToken;
 
@@ -44,6 +44,10 @@ pub fn presets() -> Vec<Preset> {
         Preset::of::<Switch9x11>(
 "switch",
 "MT-CGRF switch: 8 neighbours + unit in, 8 neighbours + 3 operands out, 2-entry input FIFOs, route chain (VGIW §3.5)",
+),
+        Preset::of::<Switch3x3>(
+"switch_3x3",
+"MT-CGRF switch, 3 inputs x 3 outputs, 2 virtual channels, for the formal proofs (VGIW §3.5)",
 ),
         Preset::of::<Fabric4>(
 "fabric",

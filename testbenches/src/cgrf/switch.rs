@@ -52,7 +52,51 @@ impl<const INS: usize, const OUTS: usize, const VB: usize, const SB: usize> crat
     fn bench() -> Box<dyn Bench> {
         Box::new(SwitchBench::<INS, OUTS, VB, SB>::default())
     }
+    /// The harness names each link's ports (rust-hdl exports a port array as one port
+    /// per element), so it is written for three inputs and three outputs.
+    fn properties() -> Option<crate::presets::Properties> {
+        (INS == 3 && OUTS == 3).then_some(crate::presets::Properties {
+            harness: include_str!("switch.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `switch_3x3`), each caught by the property
+/// named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // The chain skips a stage: output 2 takes output 0's route.
+    (
+        "p_route_chain",
+        "route_en$2$d = route_en$1$q;",
+        "route_en$2$d = route_en$0$q;",
+    ),
+    // Input 1 is ready only while empty: a token pushed anyway is not accounted for.
+    (
+        "p_ready_while_room",
+        "in_ready$1 = ~tail_valid$1$q;",
+        "in_ready$1 = ~head_valid$1$q;",
+    ),
+    // Input 1's head leaves without waiting for its outputs' consumers.
+    (
+        "p_valid_when_the_head_leaves",
+        "pop$1 = head_valid$1$q & routed$1 & fanout_ready$1;",
+        "pop$1 = head_valid$1$q & routed$1;",
+    ),
+    // Output 2 shows input 1's second token instead of its head.
+    (
+        "p_carries_the_head",
+        "out_data$2 = head_data$1$q;",
+        "out_data$2 = tail_data$1$q;",
+    ),
+    // Output 1 shows input 0's head whenever its own consumer is ready: a partial
+    // multicast.
+    (
+        "p_multicast_all_or_nothing",
+        "out_valid$1 = pop$0;",
+        "out_valid$1 = head_valid$0$q & out_ready$1;",
+    ),
+];
 
 impl<const INS: usize, const OUTS: usize, const VB: usize, const SB: usize> Default
     for SwitchBench<INS, OUTS, VB, SB>
