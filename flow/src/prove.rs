@@ -121,7 +121,7 @@ fn script(
         "prep -flatten -top weft_prove".to_string(),
         format!("chformal -remove t:$assert n:{property} %d"),
         // Keep the property's cone of influence only: logic that fed just the removed
-        // assertions goes (token_buffer_4, one property to depth 6: 14 s -> 1.3 s).
+        // assertions goes (a 4-channel token buffer, one property to depth 6: 14 s -> 1.3 s).
         "opt_clean".to_string(),
         "async2sync".to_string(),
         // Registers start at zero except those with an initial value (the harness's

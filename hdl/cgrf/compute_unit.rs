@@ -70,6 +70,7 @@
 //! - The immediate replaces the last operand only (never `a`): non-commutative
 //!   opcodes get `a - k`, `a << k`, `a < k`; a constant first operand is left to the
 //!   fabric's routing.
+use crate::cgrf::constant;
 use crate::cgrf::float_align::FloatAlign;
 use crate::cgrf::float_round::FloatRound;
 use crate::cgrf::int_alu::IntAlu;
@@ -211,14 +212,6 @@ pub mod opcode {
     pub const FMUL: usize = 15;
 }
 
-fn op(code: usize) -> Constant<Bits<4>> {
-    Constant::new(Bits::<4>::from(code as u64))
-}
-
-fn operands(n: u64) -> Constant<Bits<2>> {
-    Constant::new(Bits::<2>::from(n))
-}
-
 impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
     fn default() -> Self {
         Self {
@@ -292,16 +285,16 @@ impl<const VCS: usize, const VB: usize> Default for ComputeUnit<VCS, VB> {
             present_vc: Default::default(),
             present_tid: Default::default(),
             present_data: Default::default(),
-            op_add: op(opcode::ADD),
-            op_select: op(opcode::SELECT),
-            op_fadd: op(opcode::FADD),
-            op_fmul: op(opcode::FMUL),
+            op_add: constant(opcode::ADD as u64),
+            op_select: constant(opcode::SELECT as u64),
+            op_fadd: constant(opcode::FADD as u64),
+            op_fmul: constant(opcode::FMUL as u64),
             zero_vc: Constant::new(Bits::default()),
             zero16: Constant::new(Bits::default()),
             zero32: Constant::new(Bits::default()),
-            operands1: operands(1),
-            operands2: operands(2),
-            operands3: operands(3),
+            operands1: constant(1),
+            operands2: constant(2),
+            operands3: constant(3),
         }
     }
 }

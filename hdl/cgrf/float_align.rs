@@ -17,6 +17,7 @@
 //!   product's bit 46 is worth `2^(ea + eb - 254)`, bit 63 seventeen binades above).
 //! - Specials: a zero result of two zeros has sign `sa & sb`, infinities keep their
 //!   sign, NaN for any NaN input, `inf - inf` and `inf x 0`.
+use crate::cgrf::constant;
 use crate::lib::widen::Widen;
 use rust_hdl::prelude::*;
 
@@ -100,14 +101,6 @@ pub struct FloatAlign {
     class_nan: Constant<Bits<2>>,
 }
 
-fn k32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(Bits::<32>::from(x))
-}
-
-fn k2(x: u64) -> Constant<Bits<2>> {
-    Constant::new(Bits::<2>::from(x))
-}
-
 impl Default for FloatAlign {
     fn default() -> Self {
         Self {
@@ -155,24 +148,24 @@ impl Default for FloatAlign {
             res_special: Default::default(),
             zero32: Constant::new(Bits::default()),
             zero64: Constant::new(Bits::default()),
-            one32: k32(1),
+            one32: constant(1),
             one64: Constant::new(Bits::<64>::from(1u64)),
             ones64: Constant::new(Bits::<64>::mask()),
-            sign_bit: k32(0x8000_0000),
-            abs_mask: k32(0x7fff_ffff),
-            frac_mask: k32(0x007f_ffff),
-            hidden: k32(0x0080_0000),
-            exp_mask: k32(0xff),
-            exp_max: k32(255),
+            sign_bit: constant(0x8000_0000),
+            abs_mask: constant(0x7fff_ffff),
+            frac_mask: constant(0x007f_ffff),
+            hidden: constant(0x0080_0000),
+            exp_mask: constant(0xff),
+            exp_max: constant(255),
             // a product's leading one at bit 63 has exponent ea + eb - 127 + 17
-            mul_bias: k32(110),
-            max_shift: k32(63),
+            mul_bias: constant(110),
+            max_shift: constant(63),
             sh23: Constant::new(Bits::<5>::from(23u64)),
             sh39: Constant::new(Bits::<6>::from(39u64)),
-            class_finite: k2(special::FINITE),
-            class_zero: k2(special::ZERO),
-            class_inf: k2(special::INF),
-            class_nan: k2(special::NAN),
+            class_finite: constant(special::FINITE),
+            class_zero: constant(special::ZERO),
+            class_inf: constant(special::INF),
+            class_nan: constant(special::NAN),
         }
     }
 }

@@ -15,6 +15,7 @@
 //! so the only value that survives is one that rounds up to the smallest normal:
 //! exactly those whose top 24 significand bits are all ones (at or above the midpoint
 //! `2^-126 - 2^-150`), which the pack checks.
+use crate::cgrf::constant;
 use crate::cgrf::float_align::special;
 use rust_hdl::prelude::*;
 
@@ -66,10 +67,6 @@ pub struct FloatRound {
     class_nan: Constant<Bits<2>>,
 }
 
-fn k32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(Bits::<32>::from(x))
-}
-
 impl Default for FloatRound {
     fn default() -> Self {
         Self {
@@ -94,25 +91,25 @@ impl Default for FloatRound {
             word: Default::default(),
             zero6: Constant::new(Bits::default()),
             lz_of_bit6: array_init::array_init(|i| Constant::new(Bits::<6>::from(63 - i as u64))),
-            lz_of_bit32: array_init::array_init(|i| k32(63 - i as u64)),
+            lz_of_bit32: array_init::array_init(|i| constant(63 - i as u64)),
             sh8: Constant::new(Bits::<5>::from(8u64)),
             sh23: Constant::new(Bits::<5>::from(23u64)),
             zero32: Constant::new(Bits::default()),
-            one32: k32(1),
-            sign_bit: k32(0x8000_0000),
-            frac_mask: k32(0x007f_ffff),
-            exp_mask: k32(0xff),
-            exp_max: k32(255),
-            guard_bit: k32(0x80),
-            low7: k32(0x7f),
-            carry_bit: k32(0x0100_0000),
-            sig_all_ones: k32(0x00ff_ffff),
-            infinity: k32(0x7f80_0000),
-            quiet_nan: k32(0x7fc0_0000),
-            min_normal: k32(0x0080_0000),
-            class_zero: Constant::new(Bits::<2>::from(special::ZERO)),
-            class_inf: Constant::new(Bits::<2>::from(special::INF)),
-            class_nan: Constant::new(Bits::<2>::from(special::NAN)),
+            one32: constant(1),
+            sign_bit: constant(0x8000_0000),
+            frac_mask: constant(0x007f_ffff),
+            exp_mask: constant(0xff),
+            exp_max: constant(255),
+            guard_bit: constant(0x80),
+            low7: constant(0x7f),
+            carry_bit: constant(0x0100_0000),
+            sig_all_ones: constant(0x00ff_ffff),
+            infinity: constant(0x7f80_0000),
+            quiet_nan: constant(0x7fc0_0000),
+            min_normal: constant(0x0080_0000),
+            class_zero: constant(special::ZERO),
+            class_inf: constant(special::INF),
+            class_nan: constant(special::NAN),
         }
     }
 }

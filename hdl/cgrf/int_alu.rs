@@ -6,6 +6,7 @@
 //! Combinational, no storage. Shifts use `b mod 32`; compares give 0 or 1; `select`
 //! gives `a != 0 ? b : c`; the float opcodes (and any other) give 0 here.
 use crate::cgrf::compute_unit::opcode;
+use crate::cgrf::constant;
 use rust_hdl::prelude::*;
 
 /// `result = op(a, b, c)` for the integer opcodes.
@@ -42,10 +43,6 @@ pub struct IntAlu {
     sign_bit: Constant<Bits<32>>,
 }
 
-fn op(code: usize) -> Constant<Bits<4>> {
-    Constant::new(Bits::<4>::from(code as u64))
-}
-
 impl Default for IntAlu {
     fn default() -> Self {
         Self {
@@ -57,24 +54,24 @@ impl Default for IntAlu {
             result: Default::default(),
             shamt: Default::default(),
             res: Default::default(),
-            op_add: op(opcode::ADD),
-            op_sub: op(opcode::SUB),
-            op_mul: op(opcode::MUL),
-            op_and: op(opcode::AND),
-            op_or: op(opcode::OR),
-            op_xor: op(opcode::XOR),
-            op_shl: op(opcode::SHL),
-            op_shr: op(opcode::SHR),
-            op_sra: op(opcode::SRA),
-            op_eq: op(opcode::EQ),
-            op_ne: op(opcode::NE),
-            op_lt: op(opcode::LT),
-            op_ltu: op(opcode::LTU),
-            op_select: op(opcode::SELECT),
+            op_add: constant(opcode::ADD as u64),
+            op_sub: constant(opcode::SUB as u64),
+            op_mul: constant(opcode::MUL as u64),
+            op_and: constant(opcode::AND as u64),
+            op_or: constant(opcode::OR as u64),
+            op_xor: constant(opcode::XOR as u64),
+            op_shl: constant(opcode::SHL as u64),
+            op_shr: constant(opcode::SHR as u64),
+            op_sra: constant(opcode::SRA as u64),
+            op_eq: constant(opcode::EQ as u64),
+            op_ne: constant(opcode::NE as u64),
+            op_lt: constant(opcode::LT as u64),
+            op_ltu: constant(opcode::LTU as u64),
+            op_select: constant(opcode::SELECT as u64),
             zero32: Constant::new(Bits::default()),
-            one32: Constant::new(Bits::<32>::from(1u64)),
+            one32: constant(1),
             ones32: Constant::new(Bits::<32>::mask()),
-            sign_bit: Constant::new(Bits::<32>::from(0x8000_0000u64)),
+            sign_bit: constant(0x8000_0000),
         }
     }
 }

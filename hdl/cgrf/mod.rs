@@ -36,6 +36,14 @@ pub mod switch;
 pub mod thread_port;
 pub mod token_buffer;
 
+/// A sized constant (`Constant<Bits<N>>` of `x`): rust-hdl's unsized literals come out
+/// 32 bits wide, so blocks hold their literals in these.
+pub(crate) fn constant<const N: usize>(
+    x: u64,
+) -> rust_hdl::prelude::Constant<rust_hdl::prelude::Bits<N>> {
+    rust_hdl::prelude::Constant::new(rust_hdl::prelude::Bits::<N>::from(x))
+}
+
 /// Operand words for the datapath tests: integer and binary32 edge cases (zeros,
 /// ones, extremes, infinities, NaNs, the normal range's edges, subnormals), then
 /// `random` words from a fixed xorshift seed.
