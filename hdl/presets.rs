@@ -113,6 +113,8 @@ pub type WarpMemoryDivergence32 =
 /// exported: its Icarus replay is too slow for CI's 100 000-cycle co-simulation).
 pub type TokenBuffer16 = crate::cgrf::token_buffer::TokenBuffer<16, 4>;
 pub type TokenBuffer32 = crate::cgrf::token_buffer::TokenBuffer<32, 5>;
+/// `token_buffer_4`: 4 virtual channels: small enough for the formal proofs (`weft prove`).
+pub type TokenBuffer4 = crate::cgrf::token_buffer::TokenBuffer<4, 2>;
 /// `compute_unit`: the 16-channel token buffer + the 3-stage integer / binary32
 /// pipeline (`ComputeUnit32` tested and linted, not exported).
 pub type ComputeUnit16 = crate::cgrf::compute_unit::ComputeUnit<16, 4>;

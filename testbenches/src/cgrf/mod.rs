@@ -3,7 +3,7 @@ use crate::presets::Preset;
 use rust_hdl::prelude::*;
 use weft_hdl::presets::{
     ComputeUnit16, Fabric4, LoadStoreUnit32x16, SpecialComputeUnit32x9, SplitJoin32x4, Switch3x3,
-    Switch9x11, TokenBuffer16,
+    Switch9x11, TokenBuffer16, TokenBuffer4,
 };
 use weft_sim::cgrf::token_buffer::OperandToken;
 
@@ -24,6 +24,10 @@ pub fn presets() -> Vec<Preset> {
         Preset::of::<TokenBuffer16>(
 "token_buffer",
 "MT-CGRF token buffer, 16 virtual channels x 3 operands, round-robin firing (VGIW §3.5)",
+),
+        Preset::of::<TokenBuffer4>(
+"token_buffer_4",
+"MT-CGRF token buffer, 4 virtual channels x 3 operands, for the formal proofs (VGIW §3.5)",
 ),
         Preset::of::<ComputeUnit16>(
 "compute_unit",

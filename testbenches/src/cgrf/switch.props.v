@@ -3,6 +3,13 @@
 // (`in_valid$0`, ...), so this harness is written for three inputs and three outputs:
 // the `switch_3x3` preset (two virtual channels). Ghost registers follow the contract:
 // each output's route (the configuration shift chain) and each input's two-entry FIFO.
+// So that induction closes in one step, each property also asserts that the ghosts are
+// tied to the block's own registers (read through `hierconn` wires, which Yosys's
+// `flatten` joins to the instance's wires of the same hierarchical name): the routes
+// equal `route_en`/`route_sel`, each input's ghost count is `head_valid + tail_valid`
+// (the tail only behind a head), and the ghost entries equal the head and tail entries.
+// The tie is itself part of the contract (a FIFO that loses, duplicates or reorders a
+// token, or a route chain that shifts wrongly, breaks it), and it is inductive.
 module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
     input clock,
     input reset,
@@ -35,6 +42,31 @@ module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
         .cfg_shift(cfg_shift), .cfg_in_en(cfg_in_en), .cfg_in_sel(cfg_in_sel),
         .cfg_out_en(cfg_out_en), .cfg_out_sel(cfg_out_sel)
     );
+
+    // The block's registers.
+    (* hierconn *) wire \uut.route_en$0$q , \uut.route_en$1$q , \uut.route_en$2$q ;
+    (* hierconn *) wire [1:0] \uut.route_sel$0$q , \uut.route_sel$1$q , \uut.route_sel$2$q ;
+    (* hierconn *) wire \uut.head_valid$0$q , \uut.head_valid$1$q , \uut.head_valid$2$q ;
+    (* hierconn *) wire \uut.tail_valid$0$q , \uut.tail_valid$1$q , \uut.tail_valid$2$q ;
+    (* hierconn *) wire \uut.head_vc$0$q , \uut.head_vc$1$q , \uut.head_vc$2$q ;
+    (* hierconn *) wire \uut.tail_vc$0$q , \uut.tail_vc$1$q , \uut.tail_vc$2$q ;
+    (* hierconn *) wire [15:0] \uut.head_tid$0$q , \uut.head_tid$1$q , \uut.head_tid$2$q ;
+    (* hierconn *) wire [15:0] \uut.tail_tid$0$q , \uut.tail_tid$1$q , \uut.tail_tid$2$q ;
+    (* hierconn *) wire [31:0] \uut.head_data$0$q , \uut.head_data$1$q , \uut.head_data$2$q ;
+    (* hierconn *) wire [31:0] \uut.tail_data$0$q , \uut.tail_data$1$q , \uut.tail_data$2$q ;
+    wire [2:0] r_en = {\uut.route_en$2$q , \uut.route_en$1$q , \uut.route_en$0$q };
+    wire [5:0] r_sel = {\uut.route_sel$2$q , \uut.route_sel$1$q , \uut.route_sel$0$q };
+    wire [2:0] hv = {\uut.head_valid$2$q , \uut.head_valid$1$q , \uut.head_valid$0$q };
+    wire [2:0] tv = {\uut.tail_valid$2$q , \uut.tail_valid$1$q , \uut.tail_valid$0$q };
+    // Input i's head and tail entries as tokens {vc, tid, data}, at 49i.
+    wire [146:0] head_tok = {
+        \uut.head_vc$2$q , \uut.head_tid$2$q , \uut.head_data$2$q ,
+        \uut.head_vc$1$q , \uut.head_tid$1$q , \uut.head_data$1$q ,
+        \uut.head_vc$0$q , \uut.head_tid$0$q , \uut.head_data$0$q };
+    wire [146:0] tail_tok = {
+        \uut.tail_vc$2$q , \uut.tail_tid$2$q , \uut.tail_data$2$q ,
+        \uut.tail_vc$1$q , \uut.tail_tid$1$q , \uut.tail_data$1$q ,
+        \uut.tail_vc$0$q , \uut.tail_tid$0$q , \uut.tail_data$0$q };
 
     reg init = 1'b1;
     always @(*) if (init) assume(reset);
@@ -85,6 +117,23 @@ module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
         end
     end
 
+    // The ghosts tied to the block's registers: routes; counts and valid bits; entries.
+    reg route_tied, count_tied, entries_tied;
+    integer i2;
+    always @(*) begin
+        route_tied = en == r_en && sel == r_sel;
+        count_tied = 1'b1;
+        entries_tied = 1'b1;
+        for (i2 = 0; i2 < 3; i2 = i2 + 1) begin
+            if (count[2*i2 +: 2] != {1'b0, hv[i2]} + {1'b0, tv[i2]} || (tv[i2] && !hv[i2]))
+                count_tied = 1'b0;
+            if (hv[i2] && fifo[49*2*i2 +: 49] != head_tok[49*i2 +: 49])
+                entries_tied = 1'b0;
+            if (tv[i2] && fifo[49*(2*i2+1) +: 49] != tail_tok[49*i2 +: 49])
+                entries_tied = 1'b0;
+        end
+    end
+
     integer i1;
     reg [1:0] c;
     reg [48:0] token;
@@ -120,13 +169,16 @@ module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
         // The route chain: output 2's route leaves for the next switch.
         p_route_chain: assert(cfg_out_en == en[2] && cfg_out_sel == sel[5:4]);
         // An input takes a token while its FIFO has room (registered: not full).
-        p_ready_while_room: assert(in_ready[0] == (count[1:0] < 2) &&
+        // (Each assert also carries the tie its induction needs, conjunctively.)
+        p_ready_while_room: assert(route_tied && count_tied &&
+            in_ready[0] == (count[1:0] < 2) &&
             in_ready[1] == (count[3:2] < 2) && in_ready[2] == (count[5:4] < 2));
         // An output carries a token exactly when its input's head leaves, and that
         // head: tokens leave each input in order, none lost or duplicated.
-        p_valid_when_the_head_leaves: assert(out_valid == want_valid);
-        p_carries_the_head: assert(out_ok);
+        p_valid_when_the_head_leaves: assert(route_tied && count_tied &&
+            out_valid == want_valid);
+        p_carries_the_head: assert(route_tied && count_tied && entries_tied && out_ok);
         // Multicast: the outputs of one input show its head together or not at all.
-        p_multicast_all_or_nothing: assert(multicast_ok);
+        p_multicast_all_or_nothing: assert(route_tied && multicast_ok);
     end
 endmodule

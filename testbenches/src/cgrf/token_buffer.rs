@@ -51,7 +51,70 @@ impl<const VCS: usize, const VB: usize> crate::presets::Tested for TokenBuffer<V
     fn bench() -> Box<dyn Bench> {
         Box::new(TokenBufferBench::<VCS, VB>::default())
     }
+    /// The harness reads the registers of up to four channels (`token_buffer_4`).
+    fn properties() -> Option<crate::presets::Properties> {
+        (VCS <= 4).then_some(crate::presets::Properties {
+            harness: include_str!("token_buffer.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `token_buffer_4`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Channel 2 presents channel 1's first operand.
+    (
+        "p_present_ready_entry",
+        "out_a = data_a$2$q;",
+        "out_a = data_a$1$q;",
+    ),
+    // A fire clears channel 0 whichever channel fired.
+    (
+        "p_fire_clears_entry",
+        "fire_bit = one << arbiter$grant;",
+        "fire_bit = one;",
+    ),
+    // Channel 1's second operand stores the first operand's data.
+    (
+        "p_token_stored",
+        "data_b$1$d = b_data;",
+        "data_b$1$d = a_data;",
+    ),
+    // A first operand whose own slot is empty counts as the entry's first token even when
+    // the other slots hold operands: it overwrites the entry's tid.
+    (
+        "p_tid_first_operand",
+        "a_new = ~|(held & a_bit);",
+        "a_new = ~|(full_a$q & a_bit);",
+    ),
+    // The third operand's link accepts beyond the configured count.
+    (
+        "p_link_ready",
+        "c_ready = ~|(full_c$q & c_bit) & need_c;",
+        "c_ready = ~|(full_c$q & c_bit);",
+    ),
+    // The arbiter ignores its last grant: lowest ready channel first (starvation).
+    (
+        "p_round_robin",
+        "grant = upper$index;",
+        "grant = all$index;",
+    ),
+    // Busy sees only first operands.
+    ("p_busy", "busy = |held;", "busy = |full_a$q;"),
+    // A third operand's tid is never compared.
+    (
+        "p_tid_error",
+        "(c_take & ~c_new & (c_tid != c_ref))",
+        "(c_take & ~c_new & 1'b0)",
+    ),
+    // A configuration write of 0 is not ignored (the count register wraps to four operands).
+    (
+        "p_reset_and_config",
+        "if (cfg_valid & (cfg_operands != count0)) begin",
+        "if (cfg_valid) begin",
+    ),
+];
 
 impl<const VCS: usize, const VB: usize> Default for TokenBufferBench<VCS, VB> {
     fn default() -> Self {

@@ -33,7 +33,62 @@ impl<const LANES: usize, const M: usize, const PCW: usize> crate::presets::Teste
     fn bench() -> Box<dyn Bench> {
         Box::new(MdtBench::<LANES, M, PCW>::default())
     }
+    /// The harness reads the registers of up to four entries.
+    fn properties() -> Option<crate::presets::Properties> {
+        (M <= 4).then_some(crate::presets::Properties {
+            harness: include_str!("mdt.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `mdt`), each caught by the property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // No merge: a PC already held allocates a second entry.
+    (
+        "p_pcs_unique",
+        "target_now = match_entry;",
+        "target_now = free_pick;",
+    ),
+    // A merge also writes the lowest free entry: a thread in two entries.
+    (
+        "p_masks_disjoint",
+        "target_now = match_entry;",
+        "target_now = match_entry | free_pick;",
+    ),
+    // Entry 0 ignores a release on the edge it is written: released threads kept.
+    (
+        "p_no_thread_lost",
+        "entry_mask$0$d = (entry_mask$0$q & ~release_mask) | miss_mask;",
+        "entry_mask$0$d = entry_mask$0$q | miss_mask;",
+    ),
+    // `full` is never raised.
+    ("p_state_outputs", "full = ~any_free;", "full = 1'b0;"),
+    // `forbid` is ignored.
+    (
+        "p_accept_rule",
+        "accept = want & ~forbid & (matched | any_free);",
+        "accept = want & (matched | any_free);",
+    ),
+    // A free entry 0 is reported as entry 1.
+    (
+        "p_target_rule",
+        "free_pick = onehot$0;",
+        "free_pick = onehot$1;",
+    ),
+    // Entry 1 does not take the PC when it is allocated.
+    (
+        "p_entry_update",
+        "entry_pc$1$d = pc;",
+        "entry_pc$1$d = entry_pc$1$q;",
+    ),
+    // Reset does not empty entry 1.
+    (
+        "p_reset_empties",
+        "entry_mask$1$d = zero_lanes;",
+        "entry_mask$1$d = entry_mask$1$q;",
+    ),
+];
 
 impl<const LANES: usize, const M: usize, const PCW: usize> Default for MdtBench<LANES, M, PCW> {
     fn default() -> Self {

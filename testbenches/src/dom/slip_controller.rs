@@ -29,7 +29,60 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
     fn bench() -> Box<dyn Bench> {
         Box::new(SlipControllerBench::<LANES, WARPS, WW, INIT>::default())
     }
+    /// The harness reads the counters of up to four warps and states max-slip's reset
+    /// value as 8 (every preset's).
+    fn properties() -> Option<crate::presets::Properties> {
+        (WARPS <= 4 && INIT == 8).then_some(crate::presets::Properties {
+            harness: include_str!("slip_controller.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `slip_controller_1w`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // The limit compare is wrong at bit 3: a counter of 0 is at a max-slip of 8.
+    ("p_limit_is_ge", "ge = ge & row$3;", "ge = ge | row$3;"),
+    // `forbid` looks at the executed threads instead of the considered ones.
+    (
+        "p_forbid_at_limit",
+        "forbid = |(cur_limit & considered);",
+        "forbid = |(cur_limit & exec_mask);",
+    ),
+    // `grow` is reported on a clear.
+    (
+        "p_rule_select",
+        "grow = grow_now & ~clear;",
+        "grow = grow_now;",
+    ),
+    // Threads that missed also count up on grow.
+    (
+        "p_grow_counts_hitters",
+        "carry = h & ~sat;",
+        "carry = e & ~sat;",
+    ),
+    // Considered threads that did not execute are not counted down on shrink.
+    (
+        "p_shrink_counts_down",
+        "borrow = considered & ~h & nz;",
+        "borrow = e & ~h & nz;",
+    ),
+    // Warp 0's counters are written for any warp index, also one out of range.
+    (
+        "p_idle_keeps",
+        "if (warp == warp_id$0) begin\n            p0$0$d = nxt$0;",
+        "if (1'b1) begin\n            p0$0$d = nxt$0;",
+    ),
+    // A clear leaves the counters' bit 0.
+    ("p_clear_reset", "nxt$0 = zero_lanes;", "nxt$0 = cur$0;"),
+    // Raise and lower together lower max-slip.
+    (
+        "p_max_slip_rule",
+        "if (lower & ~raise & (max_now != zero8)) begin",
+        "if (lower & (max_now != zero8)) begin",
+    ),
+];
 
 impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Default
     for SlipControllerBench<LANES, WARPS, WW, INIT>

@@ -72,12 +72,42 @@ module weft_prove #(parameter WARPS = 4, parameter GROUP = 2) (  // powers of tw
         end
     end
 
+    // The fairness bound, in a form induction can close: a ready warp of the current
+    // group has waited through fewer grants than the warps between its group's last
+    // grant and itself leave to go (each grant of another warp moves the group's
+    // pointer past at least one of them); a warp outside the current group has not
+    // waited (it was reset when its group lost priority, which needs none of its warps
+    // ready). With the grant and group equal to the contract's, whose ghost pointers
+    // stay in their groups.
+    // The block's own state, read through `hierconn` wires (joined by `flatten`): the
+    // current group and each group's next start (its last grant + 1). Up to 4 groups
+    // (every preset has at most 4); an unused wire is left undriven and unread.
+    localparam LW = GROUP > 1 ? $clog2(GROUP) : 1;
+    (* hierconn *) wire [GW-1:0] \uut.cur$q ;
+    (* hierconn *) wire [LW-1:0] \uut.start$0$q ;
+    (* hierconn *) wire [LW-1:0] \uut.start$1$q ;
+    (* hierconn *) wire [LW-1:0] \uut.start$2$q ;
+    (* hierconn *) wire [LW-1:0] \uut.start$3$q ;
+    wire [4*LW-1:0] starts = {\uut.start$3$q , \uut.start$2$q , \uut.start$1$q , \uut.start$0$q };
+    reg tied;
+    integer t;
+    always @(*) begin
+        tied = \uut.cur$q == cur;
+        for (t = 0; t < GROUPS && t < 4; t = t + 1)
+            if (starts[t*LW +: LW] != ((last[t*WW +: WW] + 1) & (GROUP - 1))) tied = 1'b0;
+    end
+
     reg fair;
     integer m;
     always @(*) begin
-        fair = 1'b1;
+        fair = tied && (!grant_valid || grant == spec_grant) && group == spec_group;
+        for (m = 0; m < GROUPS; m = m + 1)
+            if (last[m*WW +: WW] / GROUP != m) fair = 1'b0;
         for (m = 0; m < WARPS; m = m + 1)
-            if (waiting[m*8 +: 8] >= GROUP) fair = 1'b0;
+            if (m / GROUP == cur) begin
+                if (waiting[m*8 +: 8] + ((m - last[cur*WW +: WW] - 1) & (GROUP - 1)) > GROUP - 1)
+                    fair = 1'b0;
+            end else if (waiting[m*8 +: 8] != 0) fair = 1'b0;
     end
 
     always @(*) if (!init) begin
@@ -86,7 +116,8 @@ module weft_prove #(parameter WARPS = 4, parameter GROUP = 2) (  // powers of tw
         p_never_idles: assert(grant_valid == (ready != 0));
         // The grant and its group are the contract's: the current group keeps priority
         // until none of its warps is ready, round robin within a group.
-        p_grant_is_the_contracts: assert(!grant_valid || grant == spec_grant);
+        // (With the block's pointers equal to the contract's, so induction closes.)
+        p_grant_is_the_contracts: assert(tied && (!grant_valid || grant == spec_grant));
         p_group_of_grant: assert(group == spec_group);
         // A warp of the current group that stays ready is granted within GROUP
         // accepted grants.

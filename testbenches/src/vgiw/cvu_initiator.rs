@@ -43,7 +43,66 @@ impl crate::presets::Tested for CvuInitiator {
     fn bench() -> Box<dyn Bench> {
         Box::new(CvuInitiatorBench::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("cvu_initiator.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `cvu_initiator`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Pending thread 5 is issued as thread 6.
+    (
+        "p_out_is_lowest_pending",
+        "index = ids$5;",
+        "index = ids$6;",
+    ),
+    // The y coordinate is shifted by the width of y instead of x.
+    (
+        "p_tid_recomposes_id",
+        "tid_y = (out_id >> log_dim_x) & ~(ones16 << log_dim_y);",
+        "tid_y = (out_id >> log_dim_y) & ~(ones16 << log_dim_y);",
+    ),
+    // A fire retires the wrong threads.
+    (
+        "p_fire_retires_lowest",
+        "remaining = cur_bits$q & (cur_bits$q - one64);",
+        "remaining = cur_bits$q & (cur_bits$q << 1);",
+    ),
+    // At a batch's end the next batch takes the input's base, not the second buffer's.
+    (
+        "p_next_batch_follows",
+        "cur_base$d = nxt_base$q;",
+        "cur_base$d = in_base;",
+    ),
+    // The second buffer stores thread 0 of every batch it takes.
+    (
+        "p_second_buffer_holds_next",
+        "nxt_bits$d = in_bitmap;",
+        "nxt_bits$d = in_bitmap | one64;",
+    ),
+    // Ready for a batch while the second buffer is full.
+    (
+        "p_ready_and_busy",
+        "in_ready = ~nxt_valid$q;",
+        "in_ready = ~nxt_valid$q | out_ready;",
+    ),
+    // An empty batch is taken.
+    (
+        "p_second_behind_first",
+        "accept = in_valid & ~nxt_valid$q & |in_bitmap;",
+        "accept = in_valid & ~nxt_valid$q;",
+    ),
+    // Reset keeps the current batch.
+    (
+        "p_reset_drops_both",
+        "cur_bits$d = zero64;",
+        "cur_bits$d = cur_bits$q;",
+    ),
+];
 
 impl Default for CvuInitiatorBench {
     fn default() -> Self {

@@ -45,7 +45,67 @@ impl crate::presets::Tested for CvuTerminator {
     fn bench() -> Box<dyn Bench> {
         Box::new(CvuTerminatorBench::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        Some(crate::presets::Properties {
+            harness: include_str!("cvu_terminator.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `cvu_terminator`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // A flush sends slot b of target 0 even when an earlier slot is open.
+    (
+        "p_out_is_victim_or_first_open",
+        "flush_b$0 = flushing & b_valid$0$q & ~found;",
+        "flush_b$0 = flushing & b_valid$0$q;",
+    ),
+    // A batch's window is not aligned to 64 threads.
+    (
+        "p_batches_well_formed",
+        "win = in_id & win_mask;",
+        "win = in_id;",
+    ),
+    // A thread is taken while its eviction waits for the scheduler.
+    (
+        "p_in_ready_stalls_only_on_eviction",
+        "in_ready = ~any_evict | out_ready;",
+        "in_ready = 1'b1;",
+    ),
+    // A thread that hits slot a of target 0 is dropped.
+    (
+        "p_thread_recorded",
+        "a_bits$0$d = a_bits$0$q | id_bit;",
+        "a_bits$0$d = a_bits$0$q;",
+    ),
+    // A hit on slot b of target 1 drops the slot's earlier threads.
+    (
+        "p_held_slots_keep_threads",
+        "b_bits$1$d = b_bits$1$q | id_bit;",
+        "b_bits$1$d = id_bit;",
+    ),
+    // A miss that opens slot b of target 0 leaves it the older slot.
+    (
+        "p_miss_opens_free_else_older",
+        "older_b$0$d = 1'b1;",
+        "older_b$0$d = 1'b0;",
+    ),
+    // A flushed slot a of target 1 closes only when a thread is taken too.
+    (
+        "p_flush_closes_sent_slot",
+        "if (flush_a$1 & out_ready) begin",
+        "if (flush_a$1 & out_ready & in_taken) begin",
+    ),
+    // Reset keeps slot a of target 1 open (the text spans two lines: each line alone
+    // also occurs in the flush logic).
+    (
+        "p_reset_closes_all",
+        "if (reset) begin\n            a_valid$1$d = 1'b0;",
+        "if (reset) begin\n            a_valid$1$d = a_valid$1$q;",
+    ),
+];
 
 impl Default for CvuTerminatorBench {
     fn default() -> Self {
