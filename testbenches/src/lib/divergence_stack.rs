@@ -38,7 +38,69 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize>
     fn bench() -> Box<dyn Bench> {
         Box::new(DivergenceStackBench::<LANES, DEPTH, PCW, DW>::default())
     }
+    /// The harness reads the registers of up to eight entries.
+    fn properties() -> Option<crate::presets::Properties> {
+        (DEPTH <= 8).then_some(crate::presets::Properties {
+            harness: include_str!("divergence_stack.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `divergence_stack`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // Reset keeps the depth.
+    (
+        "p_reset_empties",
+        "count$d = count_zero;",
+        "count$d = count$q;",
+    ),
+    // Pops that stop at entry 7 leave a depth of 9.
+    (
+        "p_depth_bounded",
+        "popped = top_at$7;",
+        "popped = top_at$7 + count_one;",
+    ),
+    // At depth 2 the mask shown is entry 0's.
+    (
+        "p_top_is_entry",
+        "top_mask = entry_mask$1$q;",
+        "top_mask = entry_mask$0$q;",
+    ),
+    // `init` stores its mask ANDed with the taken mask.
+    (
+        "p_init_starts_warp",
+        "entry_mask$0$d = init_mask;",
+        "entry_mask$0$d = init_mask & taken_mask;",
+    ),
+    // The not-taken entry pushed into entry 1 gets the whole parent mask.
+    (
+        "p_divergent_push",
+        "entry_mask$1$d = not_taken_now;",
+        "entry_mask$1$d = top_mask;",
+    ),
+    // A branch that overflows still rewrites the top's pc as a uniform branch would.
+    ("p_overflow", "do_branch = 1'b0;", "do_branch = do_branch;"),
+    // An advance of the base entry takes the branch's uniform pc, not next_pc.
+    (
+        "p_pc_update",
+        "new_pc$0 = next_pc;",
+        "new_pc$0 = uniform_pc;",
+    ),
+    // The pops stop at entry 2 even when it has reconverged (pc == rpc).
+    (
+        "p_pop_reconverged",
+        "if ((grown > at$2) & (new_pc$2 != new_rpc$2)) begin",
+        "if ((grown > at$2)) begin",
+    ),
+    // Entry 0's mask is ANDed with the top's on every edge.
+    (
+        "p_below_top_kept",
+        "entry_mask$0$d = entry_mask$0$q;",
+        "entry_mask$0$d = entry_mask$0$q & top_mask;",
+    ),
+];
 
 impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> Default
     for DivergenceStackBench<LANES, DEPTH, PCW, DW>
