@@ -79,64 +79,27 @@ impl<
     fn properties() -> Option<crate::presets::Properties> {
         Some(crate::presets::Properties {
             harness: include_str!("two_level_scheduler.props.v"),
-            planted: if GROUPS == 1 {
-                PLANTED_ROUND_ROBIN
-            } else {
-                PLANTED
-            },
+            planted: PLANTED,
         })
     }
 }
 
-/// Bugs planted in the exported Verilog of a two-level preset (`two_level_scheduler_4x2`,
-/// `two_level_scheduler`), each caught by the property named.
+/// Bugs planted in the exported Verilog of every preset (two-level and one group), each
+/// caught by the property named.
 const PLANTED: &[(&str, &str, &str)] = &[
-    // Warp 3 is granted whenever its group is, ready or not.
+    // The second warp of the selected group requests a grant, ready or not.
     (
         "p_grants_only_ready",
         "if (|(sel_ready & local_mask$1)) begin",
         "if (1'b1) begin",
     ),
-    // No grant when only the second group has a ready warp.
-    (
-        "p_never_idles",
-        "if (|(ready & group_mask$1)) begin",
-        "if (1'b0) begin",
-    ),
-    // The group's round robin does not advance past a grant.
-    (
-        "p_grant_is_the_contracts",
-        "start$0$d = warp_arb$grant + one_local;",
-        "start$0$d = start$0$q;",
-    ),
-    (
-        "p_ready_warp_granted_within_group",
-        "start$0$d = warp_arb$grant + one_local;",
-        "start$0$d = start$0$q;",
-    ),
-    // The current group does not follow the grant.
-    (
-        "p_group_of_grant",
-        "cur$d = group_arb$grant;",
-        "cur$d = cur$q;",
-    ),
-];
-
-/// Bugs planted in the exported Verilog of the one-group preset (`round_robin_scheduler`):
-/// with one group, the group arbiter and the current group are constant, so the bugs of
-/// the group logic sit on its request and output.
-const PLANTED_ROUND_ROBIN: &[(&str, &str, &str)] = &[
-    (
-        "p_grants_only_ready",
-        "if (|(sel_ready & local_mask$1)) begin",
-        "if (1'b1) begin",
-    ),
-    // No grant ever: the one group never requests.
+    // No grant when only the first group has a ready warp.
     (
         "p_never_idles",
         "if (|(ready & group_mask$0)) begin",
         "if (1'b0) begin",
     ),
+    // The first group's round robin does not advance past a grant.
     (
         "p_grant_is_the_contracts",
         "start$0$d = warp_arb$grant + one_local;",
@@ -147,7 +110,8 @@ const PLANTED_ROUND_ROBIN: &[(&str, &str, &str)] = &[
         "start$0$d = warp_arb$grant + one_local;",
         "start$0$d = start$0$q;",
     ),
-    // The group output names a group that does not exist.
+    // The group shown with a grant is group 1 whichever group is granted (with one
+    // group, a group that does not exist).
     (
         "p_group_of_grant",
         "group = group_arb$grant;",
