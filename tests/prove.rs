@@ -32,8 +32,9 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Every property of the preset proved by induction (the base case from reset to
-/// `depth` cycles); returns the preset, its Verilog file and the work folder.
-fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf) {
+/// `depth` cycles); returns the preset, its Verilog file, the work folder and the
+/// property names.
+fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf, Vec<String>) {
     let p = presets::find(name).unwrap();
     let file = Path::new(ROOT).join(format!("verilog_out/{name}.v"));
     let dir = scratch(name);
@@ -50,7 +51,7 @@ fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf) {
             proof.line()
         );
     }
-    (p, file, dir)
+    (p, file, dir, names)
 }
 
 /// Every property of a preset proved by induction (the base case from reset and the
@@ -58,8 +59,7 @@ fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf) {
 /// counterexample trace, on a bug planted for it.
 fn proved_and_no_property_vacuous(name: &str) {
     let depth = 20;
-    let (p, file, dir) = proved(name, depth);
-    let names = properties(formal::properties(&p).unwrap().harness);
+    let (p, file, dir, names) = proved(name, depth);
     let verilog = std::fs::read_to_string(&file).unwrap();
     let caught = formal::planted(&p, &verilog, depth, &dir).unwrap();
     for (property, proof) in &caught {

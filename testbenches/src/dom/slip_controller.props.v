@@ -20,7 +20,6 @@ module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
     input raise,
     input lower
 );
-    localparam WW = WARPS > 1 ? $clog2(WARPS) : 1;
     localparam [7:0] INIT = 8;
     localparam L = LANES, L4 = 4 * LANES;
     wire [LANES-1:0] limit_mask, tail;

@@ -30,7 +30,7 @@ module weft_prove #(parameter WARPS = 4, parameter GROUP = 2) (  // powers of tw
 
     // The contract's grant: the first group from `cur` with a ready warp, within it
     // the first ready warp after its last grant.
-    reg spec_valid, in_group;
+    reg spec_valid;
     reg [WW-1:0] spec_grant, w, prev;
     reg [GW-1:0] spec_group, g;
     integer i, j;
