@@ -197,8 +197,12 @@ pub fn prove_one(
     let start = Instant::now();
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let abs = |p: &Path| std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()));
+    // Properties run two at a time on one harness file: each writes its own copy and
+    // renames it into place, so a Yosys never reads a file another one is rewriting.
     let harness_file = dir.join(format!("{preset}.props.v"));
-    std::fs::write(&harness_file, harness.text.replace("WEFT_UUT", preset))
+    let own_copy = dir.join(format!("{preset}.{property}.props.v"));
+    std::fs::write(&own_copy, harness.text.replace("WEFT_UUT", preset))
+        .and_then(|()| std::fs::rename(&own_copy, &harness_file))
         .map_err(|e| format!("cannot write {}: {e}", harness_file.display()))?;
     let vcd = abs(dir)?.join(format!("{preset}.{property}.vcd"));
     let text = script(
