@@ -155,10 +155,15 @@ fn mdt_and_slip_controller_1w_are_proved_and_catch_planted_bugs() {
 }
 
 /// Larger presets of blocks whose harness is checked against planted bugs on a small
-/// preset above: the same properties proved at the paper's sizes (about 2 minutes).
+/// preset above: the same properties proved at the paper's sizes (about 6 minutes).
 #[test]
 fn full_larger_presets_are_proved() {
-    for name in ["adequacy_evaluator", "slip_controller_2w"] {
+    for name in [
+        "adequacy_evaluator",
+        "slip_controller_2w",
+        "sub_warp_unit",
+        "warp_compaction_unit",
+    ] {
         proved(name, 8);
     }
 }

@@ -29,6 +29,26 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
     reg [CTA_WARPS*LANES-1:0] pending = 0, waiting = 0;
     reg [7:0] count = 0;
 
+    // The compactor's rows still held (one register per CTA warp, up to eight), read
+    // through `hierconn` wires: the induction needs the ghost threads tied to them.
+    (* hierconn *) wire [LANES-1:0] \uut.compactor.held$0$q , \uut.compactor.held$1$q ;
+    (* hierconn *) wire [LANES-1:0] \uut.compactor.held$2$q , \uut.compactor.held$3$q ;
+    (* hierconn *) wire [LANES-1:0] \uut.compactor.held$4$q , \uut.compactor.held$5$q ;
+    (* hierconn *) wire [LANES-1:0] \uut.compactor.held$6$q , \uut.compactor.held$7$q ;
+    wire [8*LANES-1:0] rows_held = {
+        \uut.compactor.held$7$q , \uut.compactor.held$6$q , \uut.compactor.held$5$q ,
+        \uut.compactor.held$4$q , \uut.compactor.held$3$q , \uut.compactor.held$2$q ,
+        \uut.compactor.held$1$q , \uut.compactor.held$0$q };
+    // The compactor sees the rows of the warps held at load only: a bypassed warp
+    // holds no thread.
+    (* hierconn *) wire [CTA_WARPS-1:0] \uut.held_umask$q ;
+    reg [CTA_WARPS*LANES-1:0] rows_enabled;
+    integer w1;
+    always @(*)
+        for (w1 = 0; w1 < CTA_WARPS; w1 = w1 + 1)
+            rows_enabled[w1*LANES +: LANES] = {LANES{\uut.held_umask$q [w1]}};
+    wire tied = pending == rows_held[CTA_WARPS*LANES-1:0] && (pending & ~rows_enabled) == 0;
+
     // The load's waiting threads: bypassed warps take no part.
     reg [CTA_WARPS*LANES-1:0] load_waiting;
     integer w0;
@@ -52,16 +72,22 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
     end
 
     // Compacted warps needed (largest lane popcount) and warps waiting, of the
-    // waiting threads loaded.
-    reg [7:0] max_pop, pop, rows;
+    // waiting threads loaded; the largest lane popcount of those not yet compacted.
+    reg [7:0] max_pop, pop, rows, max_pending_pop, pending_pop;
     integer r1, c1;
     always @(*) begin
         max_pop = 0;
+        max_pending_pop = 0;
         rows = 0;
         for (c1 = 0; c1 < LANES; c1 = c1 + 1) begin
             pop = 0;
-            for (r1 = 0; r1 < CTA_WARPS; r1 = r1 + 1) pop = pop + waiting[r1*LANES + c1];
+            pending_pop = 0;
+            for (r1 = 0; r1 < CTA_WARPS; r1 = r1 + 1) begin
+                pop = pop + waiting[r1*LANES + c1];
+                pending_pop = pending_pop + pending[r1*LANES + c1];
+            end
             if (pop > max_pop) max_pop = pop;
+            if (pending_pop > max_pending_pop) max_pending_pop = pending_pop;
         end
         for (r1 = 0; r1 < CTA_WARPS; r1 = r1 + 1)
             if (waiting[r1*LANES +: LANES] != 0) rows = rows + 1;
@@ -83,17 +109,23 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
         end
     end
 
+    // Each compacted warp takes one thread of every lane that has one left, so the
+    // warps emitted and those left make up the minimum (count < CTA_WARPS keeps the
+    // sum from wrapping).
+    wire counted = pending == 0 || count < CTA_WARPS && count + max_pending_pop == max_pop;
+
     always @(*) if (!init) begin
         // Every compacted thread is a waiting thread not compacted before, in its own
         // lane (the format keeps lanes): none duplicated, none from a bypassed warp.
-        p_threads_conserved: assert((presented & ~pending) == 0);
+        p_threads_conserved: assert(tied && (presented & ~pending) == 0);
         // A compacted warp every cycle while threads wait, none otherwise.
-        p_valid_while_pending: assert(warp_valid == (pending != 0));
+        p_valid_while_pending: assert(tied && warp_valid == (pending != 0));
         p_inactive_lanes_warp_zero: assert(srcs_clean);
         // The last compacted warp takes every thread left: none lost.
-        p_last_takes_the_rest: assert(!warp_valid || warp_last == (presented == pending));
+        p_last_takes_the_rest: assert(tied && (!warp_valid || warp_last == (presented == pending)));
         // As many compacted warps as the adequacy evaluator's minimum, and the counts.
-        p_compacted_warps_minimum: assert(!(warp_valid && warp_last) || count + 1 == max_pop);
+        p_compacted_warps_minimum:
+            assert(tied && counted && (!(warp_valid && warp_last) || count + 1 == max_pop));
         p_warps_needed: assert(warps_needed == max_pop);
         p_waiting_warps: assert(waiting_warps == rows);
         p_saves_warps: assert(saves_warps == (max_pop < rows));
