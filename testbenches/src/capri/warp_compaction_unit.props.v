@@ -31,6 +31,7 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
 
     // The compactor's rows still held (one register per CTA warp, up to eight), read
     // through `hierconn` wires: the induction needs the ghost threads tied to them.
+    // Names past CTA_WARPS match no register; their wires are sliced off below.
     (* hierconn *) wire [LANES-1:0] \uut.compactor.held$0$q , \uut.compactor.held$1$q ;
     (* hierconn *) wire [LANES-1:0] \uut.compactor.held$2$q , \uut.compactor.held$3$q ;
     (* hierconn *) wire [LANES-1:0] \uut.compactor.held$4$q , \uut.compactor.held$5$q ;
