@@ -211,84 +211,14 @@ fn print_text(
         "machine {name}: {} core(s) of {} lanes, {} warps of {}, {:?} divergence, {scheduler}",
         m.cores, m.lanes, m.warps, m.warp_size, m.divergence
     );
-    let pct = |a: u64, b: u64| {
-        if b > 0 {
-            100.0 * a as f64 / b as f64
-        } else {
-            0.0
-        }
-    };
-    println!("cycles               {}", s.cycles);
-    println!("thread instructions  {}", s.thread_instructions);
-    println!(
-        "warp instructions    {} (sub-warps: what enters the SIMD lanes)",
-        s.warp_instructions
-    );
-    if s.jump_opt_threads > 0 {
-        println!(
-            "jump-opt threads     {} (jumps of large warps issued as one sub-warp)",
-            s.jump_opt_threads
-        );
-    }
-    println!(
-        "IPC                  {:.3} (of {} lanes)",
-        s.ipc,
-        m.lanes * m.cores
-    );
-    println!("SIMD utilisation     {:.1}%", 100.0 * s.simd_utilisation);
-    println!("active threads/warp  {:.2}", s.active_threads_per_warp);
-    let st = &s.stalls;
-    println!(
-        "idle cycles          {} ({:.1}%): memory serialization {}, memory {}, barrier {}, pipeline {}, empty {}, drain {}",
-        s.idle_cycles,
-        100.0 * s.idle_fraction,
-        st.memory_serialization,
-        st.memory,
-        st.barrier,
-        st.pipeline,
-        st.empty,
-        st.drain
-    );
-    let histogram: Vec<String> = s
-        .active_lanes_histogram
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(k, n)| format!("{k}:{n}"))
-        .collect();
-    println!("active lanes         {}", histogram.join(" "));
-    println!("private accesses     {}", s.private_accesses);
-    for (level, c) in [("L1", &s.l1), ("L2", &s.l2)] {
-        if level == "L2" && m.l2_kb == 0 {
+    // Every figure of the run; a second cache level only when the machine has one.
+    let width = 41;
+    for f in s.figures() {
+        if f.key.starts_with("l2_") && m.l2_kb == 0 {
             continue;
         }
-        println!(
-            "{level}                   {} loads, {} hits ({:.1}%), {} misses ({} merged), {} MSHR-full replays, {} stores",
-            c.loads,
-            c.hits,
-            pct(c.hits, c.loads),
-            c.misses,
-            c.merged,
-            c.mshr_full,
-            c.stores
-        );
+        println!("{:width$} {}", f.label, f.value);
     }
-    let d = &s.dram;
-    println!(
-        "DRAM                 {} reads, {} writes, {} row hits, {} row conflicts, {:.1} bytes/cycle ({:.1}% of {:.1}), mean latency {:.0} cycles",
-        d.reads,
-        d.writes,
-        d.row_hits,
-        d.row_conflicts,
-        s.dram_bytes_per_cycle,
-        100.0 * s.dram_bandwidth_used,
-        m.dram_bytes_per_cycle(),
-        if d.reads + d.writes > 0 {
-            d.latency_cycles as f64 / (d.reads + d.writes) as f64
-        } else {
-            0.0
-        }
-    );
     println!(
         "simulated in {seconds:.2} s, the timed part (after weft_setup) in {timed:.2} s: {:.0} warp instructions/s",
         s.warp_instructions as f64 / timed.max(1e-9)

@@ -267,21 +267,7 @@ impl Machine {
                 self.warp_size, self.lanes
             ));
         }
-        match self.divergence {
-            Divergence::Pdom if self.warp_size != self.lanes => {
-                return Err(format!(
-                    "warp_size = {} with divergence = pdom: a PDOM warp is one row of {} lanes (larger warps need divergence = lwm)",
-                    self.warp_size, self.lanes
-                ))
-            }
-            Divergence::Lwm if self.warp_size / self.lanes > 64 => {
-                return Err(format!(
-                    "warp_size = {}: a large warp has at most 64 rows of {} lanes",
-                    self.warp_size, self.lanes
-                ))
-            }
-            Divergence::Pdom | Divergence::Lwm => {}
-        }
+        crate::core::simt::divergence::check(self)?;
         if !self.warps.is_multiple_of(self.fetch_group) {
             return Err(format!(
                 "fetch_group = {} does not divide warps = {}",

@@ -120,9 +120,16 @@ impl RoundRobin {
 
     /// The granted warp, if any is ready.
     pub fn outputs(&self, ready: u64) -> Option<usize> {
-        (1..=self.warps)
-            .map(|k| (self.last + k) % self.warps)
-            .find(|&w| ready >> w & 1 == 1)
+        let ready = if self.warps == 64 {
+            ready
+        } else {
+            ready & ((1 << self.warps) - 1)
+        };
+        // The lowest ready warp from `last + 1` up, else the lowest one below it.
+        let start = (self.last + 1) % self.warps;
+        let from_start = ready & (u64::MAX << start);
+        let pick = if from_start != 0 { from_start } else { ready };
+        (pick != 0).then(|| pick.trailing_zeros() as usize)
     }
 
     /// Rising edge.
@@ -180,6 +187,35 @@ mod tests {
             assert_eq!(rr.outputs(ready), g.valid.then_some(g.warp));
             s.clock(reset, ready, accept);
             rr.clock(reset, ready, accept);
+        }
+    }
+
+    #[test]
+    fn round_robin_grants_the_first_ready_warp_after_the_last() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for warps in [1, 3, 8, 31, 32, 64] {
+            for last in 0..warps {
+                for _ in 0..200 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // Sparse and dense masks, bits above `warps` set too.
+                    let ready = if x & 1 == 0 {
+                        x
+                    } else {
+                        x & (x >> 3) & (x >> 5)
+                    };
+                    let scan = (1..=warps)
+                        .map(|k| (last + k) % warps)
+                        .find(|&w| ready >> w & 1 == 1);
+                    let rr = RoundRobin { warps, last };
+                    assert_eq!(
+                        rr.outputs(ready),
+                        scan,
+                        "{warps} warps, last {last}, {ready:#x}"
+                    );
+                }
+            }
         }
     }
 }

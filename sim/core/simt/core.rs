@@ -1,0 +1,406 @@
+//! One SIMT core: its warp slots and thread slots, the fetch scheduler, the divergence
+//! policy, and what happens at issue, as named steps: fetch, execute, form the warp
+//! instructions, time them, scoreboard, resolve, exit and barrier.
+use super::coalescer::{Coalescer, Line};
+use super::divergence::{self, Policy};
+use super::execute::{execute, Executed};
+use super::kernel::Kernel;
+use super::scheduler::Scheduler;
+use super::stats::{Counts, Stalls};
+use super::warp::{Slot, State, Warp};
+use crate::core::cfg::Flow;
+use crate::core::functional::{start_thread, Launch};
+use crate::core::image::Image;
+use crate::core::isa::{Op, Unit};
+use crate::core::machine::Machine;
+use crate::core::memory::{MemorySystem, Probe};
+use crate::core::thread::EXIT_PC;
+use crate::core::trace::WarpState;
+use crate::lib::column_compactor::Group;
+use crate::lwm::sub_warp_unit::Mode;
+
+/// What [`Core::issue`] did, for the counts and the trace.
+pub struct Issued {
+    /// Thread instructions (every active thread of the warp).
+    pub active: u32,
+    /// How the policy formed the warp instructions.
+    pub mode: Mode,
+    /// Warp instructions issued (sub-warps for large warps).
+    pub sub_warps: u32,
+}
+
+/// Everything an issue needs besides the core.
+pub struct Shared<'a> {
+    pub machine: &'a Machine,
+    pub kernel: &'a Kernel,
+    pub image: &'a mut Image,
+    pub memory: &'a mut MemorySystem,
+    pub counts: &'a mut Counts,
+}
+
+pub struct Core {
+    pub id: usize,
+    warp_size: u32,
+    pub(super) lanes: usize,
+    rows: usize,
+    /// Issue rule: a scoreboard, or barrel processing.
+    scoreboard: bool,
+    pub(super) warps: Vec<Warp>,
+    slots: Vec<Slot>,
+    pub scheduler: Scheduler,
+    pub policy: Box<dyn Policy>,
+    /// The issue slot is taken until this cycle.
+    pub busy_until: u64,
+    ctas: u32,
+    /// The earliest cycle at which a finished warp may complete its CTA.
+    retire_at: u64,
+    /// Whether some warp has lines to replay.
+    pub(super) replaying: bool,
+    /// Reused per instruction: what it did, the warp instructions it formed, and per
+    /// warp instruction the lines it touches.
+    pub executed: Executed,
+    pub(super) groups: Vec<Group>,
+    pub(super) coalescer: Coalescer,
+    pub(super) lines: Vec<Line>,
+}
+
+impl Core {
+    pub fn new(id: usize, m: &Machine, two_level_always: bool) -> Core {
+        let warps = m.warps as usize;
+        let lanes = m.lanes as usize;
+        let rows = (m.warp_size / m.lanes) as usize;
+        Core {
+            id,
+            warp_size: m.warp_size,
+            lanes,
+            rows,
+            scoreboard: m.scoreboard,
+            warps: (0..warps).map(|_| Warp::default()).collect(),
+            slots: (0..warps * m.warp_size as usize)
+                .map(|_| Slot::default())
+                .collect(),
+            scheduler: Scheduler::new(m, two_level_always),
+            policy: divergence::build(m),
+            busy_until: 0,
+            ctas: 0,
+            retire_at: u64::MAX,
+            replaying: false,
+            executed: Executed::new(rows, m.warp_size as usize),
+            groups: vec![],
+            coalescer: Coalescer::default(),
+            lines: vec![],
+        }
+    }
+
+    /// Frees the slots of CTAs whose warps have all finished by `now`; counts them.
+    pub fn retire(&mut self, now: u64, counts: &mut Counts) {
+        if self.retire_at > now {
+            return;
+        }
+        self.retire_at = self
+            .warps
+            .iter()
+            .filter(|w| w.state == State::Done && w.ready_at > now)
+            .map(|w| w.ready_at)
+            .min()
+            .unwrap_or(u64::MAX);
+        let mut finished: Vec<u32> = vec![];
+        for w in &self.warps {
+            if w.state == State::Done && w.ready_at <= now && !finished.contains(&w.cta) {
+                let cta = w.cta;
+                let all = self
+                    .warps
+                    .iter()
+                    .filter(|v| v.state != State::Free && v.cta == cta)
+                    .all(|v| v.state == State::Done && v.ready_at <= now);
+                if all {
+                    finished.push(cta);
+                }
+            }
+        }
+        for cta in finished {
+            let mut ctas = 0;
+            for w in &mut self.warps {
+                if w.state == State::Done && w.cta == cta {
+                    w.state = State::Free;
+                    ctas = w.group_ctas;
+                }
+            }
+            self.ctas -= 1;
+            counts.ctas_done += ctas;
+        }
+    }
+
+    /// Launches CTA `cta` (and the next ones up to `last`, when several fit in one
+    /// warp) if enough warp slots are free; the number of CTAs launched.
+    pub fn launch(&mut self, cta: u32, last: u32, launch: Launch, image: &Image, now: u64) -> u32 {
+        let ws = self.warp_size;
+        let packed = if launch.cta < ws && ws.is_multiple_of(launch.cta) {
+            (ws / launch.cta).min(last - cta)
+        } else {
+            1
+        };
+        let threads = packed * launch.cta;
+        let need = threads.div_ceil(ws) as usize;
+        let free: Vec<usize> = (0..self.warps.len())
+            .filter(|&w| self.warps[w].state == State::Free)
+            .take(need)
+            .collect();
+        if free.len() < need {
+            return 0;
+        }
+        let lanes = self.lanes as u32;
+        for (k, &w) in free.iter().enumerate() {
+            let first = k as u32 * ws;
+            let count = (threads - first).min(ws);
+            for t in 0..count {
+                let slot = &mut self.slots[w * ws as usize + t as usize];
+                slot.thread = start_thread(image, image.kernel);
+                slot.stack.fill(0);
+                slot.calls.clear();
+                slot.env = launch.env(cta * launch.cta + first + t);
+            }
+            let mask = (0..self.rows as u32)
+                .map(|r| {
+                    let n = count.saturating_sub(r * lanes).min(lanes);
+                    if n == 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << n) - 1
+                    }
+                })
+                .collect();
+            self.policy.launch(w, mask, image.kernel);
+            self.warps[w].start(cta, packed, now);
+        }
+        self.ctas += 1;
+        packed
+    }
+
+    /// The PC warp `w` issues next.
+    fn pc(&self, w: usize) -> u32 {
+        self.policy.fetch(w).map_or(0, |(pc, _)| pc)
+    }
+
+    /// The first cycle warp `w` may issue as things stand (`u64::MAX`: not by itself).
+    /// Barrel processing: when its last instruction has completed. Scoreboard: when the
+    /// registers its next instruction reads and writes are written; a warp with a load
+    /// outstanding issues no other memory instruction, return or CSR access (so that it
+    /// cannot finish or wait at a barrier with a load in flight).
+    fn eligible_at(&self, w: usize, kernel: &Kernel) -> u64 {
+        let warp = &self.warps[w];
+        match warp.state {
+            State::Run => {}
+            State::Memory if self.scoreboard => {}
+            _ => return u64::MAX,
+        }
+        if !self.scoreboard {
+            return warp.ready_at;
+        }
+        let Ok(step) = kernel.step(self.pc(w)) else {
+            return warp.ready_at; // the issue reports it
+        };
+        let csr = matches!(
+            step.inst.op,
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci
+        );
+        if warp.state == State::Memory
+            && (step.unit == Unit::Memory || step.flow == Flow::Return || csr)
+        {
+            return u64::MAX;
+        }
+        let r = step.registers;
+        r.reads
+            .into_iter()
+            .chain([r.write])
+            .flatten()
+            .map(|reg| warp.regs[reg as usize])
+            .fold(warp.ready_at, u64::max)
+    }
+
+    pub fn ready_mask(&self, now: u64, kernel: &Kernel) -> u64 {
+        if !self.scoreboard {
+            // Barrel processing (`eligible_at` without the scoreboard), in one pass: the
+            // cycle loop asks every cycle.
+            return self.warps.iter().enumerate().fold(0, |m, (w, warp)| {
+                m | u64::from(warp.state == State::Run && warp.ready_at <= now) << w
+            });
+        }
+        (0..self.warps.len())
+            .filter(|&w| self.eligible_at(w, kernel) <= now)
+            .fold(0, |m, w| m | 1 << w)
+    }
+
+    /// The next cycle at which this core's state changes by itself.
+    pub fn next_event(&self, now: u64, kernel: &Kernel) -> Option<u64> {
+        let eligible = (0..self.warps.len()).map(|w| self.eligible_at(w, kernel));
+        let done = self
+            .warps
+            .iter()
+            .filter(|w| w.state == State::Done)
+            .map(|w| w.ready_at);
+        let busy = [self.busy_until];
+        eligible
+            .chain(done)
+            .chain(busy)
+            .filter(|&t| t > now && t != u64::MAX)
+            .min()
+    }
+
+    /// Why nothing is ready: counted for `cycles` cycles.
+    pub fn stall(&self, cycles: u64, launched_all: bool, stalls: &mut Stalls) {
+        let has = |s: State| self.warps.iter().any(|w| w.state == s);
+        let reason = if has(State::Memory) {
+            &mut stalls.memory
+        } else if has(State::Barrier) {
+            &mut stalls.barrier
+        } else if has(State::Run) {
+            &mut stalls.pipeline
+        } else if launched_all && self.ctas == 0 {
+            &mut stalls.drain
+        } else {
+            &mut stalls.empty
+        };
+        *reason += cycles;
+    }
+
+    /// Line arrivals for warp `w`.
+    pub fn arrived(&mut self, w: usize, at: u64) {
+        let warp = &mut self.warps[w];
+        warp.pending -= 1;
+        warp.data_at = warp.data_at.max(at);
+        self.wake(w);
+    }
+
+    /// A warp put aside for memory goes on when every line is in.
+    fn wake(&mut self, w: usize) {
+        let warp = &mut self.warps[w];
+        if warp.state == State::Memory && warp.pending == 0 && warp.replay.is_empty() {
+            warp.state = State::Run;
+            if self.scoreboard {
+                if let Some(r) = warp.load_reg.take() {
+                    warp.regs[r as usize] = warp.data_at + 1;
+                }
+            } else {
+                warp.ready_at = warp.ready_at.max(warp.data_at + 1);
+            }
+        }
+    }
+
+    /// Retries refused lines while MSHRs are free.
+    pub fn replay(&mut self, now: u64, memory: &mut MemorySystem) {
+        if !self.replaying {
+            return;
+        }
+        self.replaying = self.warps.iter().any(|w| !w.replay.is_empty());
+        for w in 0..self.warps.len() {
+            while let Some(&line) = self.warps[w].replay.first() {
+                if !memory.mshr_free(self.id) {
+                    return;
+                }
+                let warp = &mut self.warps[w];
+                match memory.load(self.id, now, line, w as u32) {
+                    Probe::Hit { at } => warp.data_at = warp.data_at.max(at),
+                    Probe::Miss => warp.pending += 1,
+                    Probe::Full => return,
+                }
+                self.warps[w].replay.remove(0);
+                self.wake(w);
+            }
+        }
+    }
+
+    /// Every warp's state at `now`, as the trace shows it.
+    pub fn states(&self, now: u64) -> Vec<WarpState> {
+        self.warps
+            .iter()
+            .map(|w| match w.state {
+                State::Free => WarpState::Free,
+                State::Run if w.ready_at <= now => WarpState::Ready,
+                State::Run => WarpState::Pipeline,
+                State::Memory => WarpState::Memory,
+                State::Barrier => WarpState::Barrier,
+                State::Done => WarpState::Done,
+            })
+            .collect()
+    }
+
+    /// Issues warp `w`'s instruction at cycle `now`.
+    pub fn issue(&mut self, w: usize, now: u64, sh: &mut Shared) -> Result<Issued, String> {
+        // Fetch.
+        let Some((pc, mask)) = self.policy.fetch(w) else {
+            return Err(format!("internal: warp {w} issued with no threads to run"));
+        };
+        let step = *sh.kernel.step(pc)?;
+        // Execute.
+        let ws = self.warp_size as usize;
+        let slots = &mut self.slots[w * ws..(w + 1) * ws];
+        execute(
+            &step,
+            (pc, mask),
+            self.lanes,
+            slots,
+            sh.image,
+            sh.memory,
+            &mut self.executed,
+        )?;
+        // Form the warp instructions.
+        let mode = self.policy.groups(&step, &self.executed, &mut self.groups);
+        let active = self.executed.active;
+        sh.counts.thread_instructions += u64::from(active);
+        sh.counts.warp_instructions += self.groups.len() as u64;
+        // Time them.
+        let timed = self.time(w, now, &step, sh);
+        self.busy_until = timed.issue_free;
+        let ready_at = if self.scoreboard {
+            self.scoreboard(w, now, &step, &timed)
+        } else {
+            timed.completes
+        };
+        // Resolve: the policy moves the warp on.
+        self.policy
+            .resolve(w, &step, &self.executed, &self.groups)?;
+        self.warps[w].ready_at = ready_at;
+        // Exit and barrier.
+        if self.pc(w) == EXIT_PC {
+            self.exit(w, timed.completes);
+        }
+        if self.executed.barrier {
+            self.warps[w].state = State::Barrier;
+        }
+        // An arrival, or a warp that finished, may complete its CTA's barrier.
+        let warp = &self.warps[w];
+        if self.executed.barrier || warp.state == State::Done {
+            self.release_barrier(warp.cta);
+        }
+        Ok(Issued {
+            active,
+            mode,
+            sub_warps: self.groups.len() as u32,
+        })
+    }
+
+    /// Every thread of warp `w` has returned; the slot frees when its instruction has
+    /// completed and its last load is in (stores are written through).
+    fn exit(&mut self, w: usize, completes: u64) {
+        let warp = &mut self.warps[w];
+        warp.ready_at = completes.max(warp.data_at + 1);
+        warp.state = State::Done;
+        self.retire_at = self.retire_at.min(warp.ready_at);
+    }
+
+    /// Lets CTA `cta` through its barrier when every unfinished warp of it has arrived.
+    fn release_barrier(&mut self, cta: u32) {
+        let of_cta = |w: &&mut Warp| w.cta == cta && !matches!(w.state, State::Free | State::Done);
+        if self
+            .warps
+            .iter_mut()
+            .filter(of_cta)
+            .all(|w| w.state == State::Barrier)
+        {
+            for w in self.warps.iter_mut().filter(of_cta) {
+                w.state = State::Run;
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! PDOM: one divergence stack per warp (the golden [`DivergenceStack`], SPEC §2.4),
+//! reconverging at the branch's immediate post-dominator; every instruction issues as
+//! one warp instruction. The baseline of every study and what other policies build on.
+use super::{DivergenceStats, Policy};
+use crate::core::machine::Machine;
+use crate::core::simt::execute::Executed;
+use crate::core::simt::kernel::Step;
+use crate::core::thread::EXIT_PC;
+use crate::lib::column_compactor::Group;
+use crate::lib::divergence_stack::{BranchOutcome, DivergenceStack};
+use crate::lwm::sub_warp_unit::Mode;
+
+pub struct Pdom {
+    lanes: usize,
+    /// Per warp slot; a mask of one `u64` per row (one row but for large warps).
+    stacks: Vec<DivergenceStack<Vec<u64>>>,
+}
+
+pub fn check(m: &Machine) -> Result<(), String> {
+    if m.warp_size != m.lanes {
+        return Err(format!(
+            "warp_size = {} with divergence = pdom: a PDOM warp is one row of {} lanes (larger warps need divergence = lwm)",
+            m.warp_size, m.lanes
+        ));
+    }
+    Ok(())
+}
+
+impl Pdom {
+    pub fn new(m: &Machine) -> Pdom {
+        let lanes = m.lanes as usize;
+        Pdom {
+            lanes,
+            stacks: (0..m.warps)
+                .map(|_| DivergenceStack::new(lanes, m.stack_entries as usize))
+                .collect(),
+        }
+    }
+
+    /// Warp `w`'s stack follows its threads: a branch with the taken threads `taken`
+    /// (one `u64` per row), any other instruction to `ex.next_pc`.
+    pub fn follow(
+        &mut self,
+        w: usize,
+        step: &Step,
+        ex: &Executed,
+        taken: Vec<u64>,
+    ) -> Result<(), String> {
+        let stack = &mut self.stacks[w];
+        let pc = ex.pc;
+        if step.inst.is_branch() {
+            let target = pc.wrapping_add(step.inst.imm as u32);
+            let outcome = stack.branch(
+                taken,
+                u64::from(target),
+                u64::from(pc.wrapping_add(4)),
+                u64::from(ex.reconvergence_pc),
+            );
+            if outcome == Some(BranchOutcome::Overflow) {
+                return Err(format!(
+                    "the divergence stack of {} entries overflowed at the branch at {pc:#x}; raise stack_entries",
+                    stack.entries().len()
+                ));
+            }
+        } else {
+            stack.advance(u64::from(ex.next_pc));
+        }
+        if stack.outputs().pc == u64::from(EXIT_PC) && stack.entries().len() != 1 {
+            return Err(format!(
+                "internal: threads left the kernel at {pc:#x} inside a divergent region"
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Policy for Pdom {
+    fn launch(&mut self, w: usize, mask: Vec<u64>, pc: u32) {
+        let stack = &mut self.stacks[w];
+        stack.reset();
+        stack.init(mask, u64::from(pc));
+    }
+
+    fn fetch(&self, w: usize) -> Option<(u32, &[u64])> {
+        self.stacks[w]
+            .entries()
+            .last()
+            .map(|top| (top.pc as u32, top.mask.as_slice()))
+    }
+
+    fn groups(&mut self, _: &Step, ex: &Executed, out: &mut Vec<Group>) -> Mode {
+        out.clear();
+        out.push(Group {
+            lanes: ex.mask[0],
+            rows: vec![0; self.lanes],
+        });
+        Mode::Normal
+    }
+
+    fn resolve(&mut self, w: usize, step: &Step, ex: &Executed, _: &[Group]) -> Result<(), String> {
+        self.follow(w, step, ex, ex.taken.clone())
+    }
+
+    fn stats(&self) -> DivergenceStats {
+        DivergenceStats::Pdom
+    }
+}

@@ -1,0 +1,339 @@
+//! What a timed run counts: the counters the cores add to while running, and the
+//! [`Stats`] made of them at the end (one serde structure; its divergence section
+//! belongs to the machine's divergence policy).
+use super::divergence::DivergenceStats;
+use crate::core::machine::Machine;
+use crate::core::memory::{CacheStats, DramStats, MemorySystem};
+use serde::Serialize;
+
+/// Why no thread started on a functional unit in a cycle.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Stalls {
+    /// The coalescer serves the second and later lines of a memory instruction.
+    pub memory_serialization: u64,
+    /// No warp ready; some wait for memory.
+    pub memory: u64,
+    /// No warp ready; none waits for memory, some wait at a barrier.
+    pub barrier: u64,
+    /// No warp ready; every live warp has its instruction in the pipeline (barrel).
+    pub pipeline: u64,
+    /// No live warp on the core while CTAs are still to come (launch start, CTA
+    /// turnover, a core without work).
+    pub empty: u64,
+    /// Every CTA has finished: the last stores are still being written to DRAM.
+    pub drain: u64,
+}
+
+/// What a timed run counted.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Stats {
+    pub cycles: u64,
+    /// Instructions executed by threads (the program's count, the same on every
+    /// machine).
+    pub thread_instructions: u64,
+    /// Warp instructions issued: what enters the SIMD lanes (sub-warps for large warps).
+    pub warp_instructions: u64,
+    /// Thread instructions per cycle.
+    pub ipc: f64,
+    /// Threads carried by the issued warp instructions over their lanes.
+    pub simd_utilisation: f64,
+    /// Threads carried per warp instruction (LWM Table 2's branch intensity).
+    pub active_threads_per_warp: f64,
+    /// Entry `k`: core cycles in which `k` threads started on a functional unit.
+    pub active_lanes_histogram: Vec<u64>,
+    /// Core cycles with no thread starting (entry 0 of the histogram).
+    pub idle_cycles: u64,
+    /// `idle_cycles` over core cycles (LWM Table 2's idle FU intensity).
+    pub idle_fraction: f64,
+    pub stalls: Stalls,
+    /// Private (per-thread stack) accesses, in warp instructions.
+    pub private_accesses: u64,
+    pub l1: CacheStats,
+    pub l2: CacheStats,
+    pub dram: DramStats,
+    /// DRAM bytes per cycle over the run, and as a share of the limit.
+    pub dram_bytes_per_cycle: f64,
+    pub dram_bandwidth_used: f64,
+    /// What the divergence policy counted.
+    pub divergence: DivergenceStats,
+}
+
+/// The counters the cores add to.
+#[derive(Default)]
+pub struct Counts {
+    pub thread_instructions: u64,
+    /// Threads carried by the warp instructions issued (fewer than the thread
+    /// instructions when a policy issues several threads' instruction once, as a jump
+    /// of a large warp under `lwm_jump_opt`).
+    pub carried_threads: u64,
+    pub warp_instructions: u64,
+    pub histogram: Vec<u64>,
+    pub stalls: Stalls,
+    pub private_accesses: u64,
+    pub ctas_done: u32,
+}
+
+impl Counts {
+    pub fn new(lanes: u32) -> Counts {
+        Counts {
+            histogram: vec![0; lanes as usize + 1],
+            ..Counts::default()
+        }
+    }
+
+    /// The run's statistics after `cycles` cycles.
+    pub fn into_stats(
+        mut self,
+        m: &Machine,
+        cycles: u64,
+        memory: &MemorySystem,
+        divergence: DivergenceStats,
+    ) -> Stats {
+        let core_cycles = cycles * u64::from(m.cores);
+        let busy: u64 = self.histogram[1..].iter().sum();
+        self.histogram[0] = core_cycles - busy;
+        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+        let bytes_per_cycle = ratio(memory.dram_stats.bytes as f64, cycles as f64);
+        let carried = self.carried_threads as f64;
+        Stats {
+            cycles,
+            thread_instructions: self.thread_instructions,
+            warp_instructions: self.warp_instructions,
+            ipc: ratio(self.thread_instructions as f64, cycles as f64),
+            simd_utilisation: ratio(
+                carried,
+                (self.warp_instructions * u64::from(m.lanes)) as f64,
+            ),
+            active_threads_per_warp: ratio(carried, self.warp_instructions as f64),
+            idle_cycles: self.histogram[0],
+            idle_fraction: ratio(self.histogram[0] as f64, core_cycles as f64),
+            active_lanes_histogram: self.histogram,
+            stalls: self.stalls,
+            private_accesses: self.private_accesses,
+            l1: memory.l1_stats.clone(),
+            l2: memory.l2_stats.clone(),
+            dram: memory.dram_stats.clone(),
+            dram_bytes_per_cycle: bytes_per_cycle,
+            dram_bandwidth_used: bytes_per_cycle / m.dram_bytes_per_cycle(),
+            divergence,
+        }
+    }
+}
+
+/// How a figure reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Count(u64),
+    Number(f64),
+    /// A fraction, shown as a percentage.
+    Share(f64),
+    Counts(Vec<u64>),
+    Text(String),
+}
+
+impl Value {
+    /// The value as a number (a histogram or text has none).
+    pub fn number(&self) -> Option<f64> {
+        match *self {
+            Value::Count(n) => Some(n as f64),
+            Value::Number(x) | Value::Share(x) => Some(x),
+            Value::Counts(_) | Value::Text(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Value::Count(n) => write!(f, "{n}"),
+            Value::Number(x) => write!(f, "{x:.3}"),
+            Value::Share(x) => write!(f, "{:.1}%", 100.0 * x),
+            Value::Counts(v) => {
+                // Non-zero entries as `index:count`.
+                let entries: Vec<String> = v
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(k, n)| format!("{k}:{n}"))
+                    .collect();
+                write!(f, "{}", entries.join(" "))
+            }
+            Value::Text(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+/// One figure of a run, as every printer names and shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// Its name in machine-readable output: the field's path in [`Stats`] joined by `_`
+    /// (`l1_loads`, `stalls_barrier`), a derived figure's (`l1_miss_rate`,
+    /// `dram_mean_latency`), or a divergence policy's, prefixed with the policy's name
+    /// (`lwm_jump_opt_threads`).
+    pub key: &'static str,
+    /// What it is, in words.
+    pub label: &'static str,
+    pub value: Value,
+}
+
+/// Collects figures in order.
+#[derive(Default)]
+pub struct Figures(pub Vec<Figure>);
+
+impl Figures {
+    pub fn add(&mut self, key: &'static str, label: &'static str, value: Value) {
+        self.0.push(Figure { key, label, value });
+    }
+    pub fn count(&mut self, key: &'static str, label: &'static str, n: u64) {
+        self.add(key, label, Value::Count(n));
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b > 0 {
+        a as f64 / b as f64
+    } else {
+        0.0
+    }
+}
+
+/// A cache level's figures, keys and labels prefixed with its name.
+macro_rules! cache {
+    ($f:expr, $c:expr, $key:literal, $name:literal) => {
+        let c = &$c;
+        $f.count(
+            concat!($key, "_loads"),
+            concat!($name, " loads (lookups)"),
+            c.loads,
+        );
+        $f.count(concat!($key, "_hits"), concat!($name, " hits"), c.hits);
+        $f.count(
+            concat!($key, "_misses"),
+            concat!($name, " misses"),
+            c.misses,
+        );
+        $f.count(
+            concat!($key, "_merged"),
+            concat!($name, " misses merged into an MSHR"),
+            c.merged,
+        );
+        $f.count(
+            concat!($key, "_mshr_full"),
+            concat!($name, " lookups replayed for want of an MSHR"),
+            c.mshr_full,
+        );
+        $f.count(
+            concat!($key, "_stores"),
+            concat!($name, " stores"),
+            c.stores,
+        );
+        $f.add(
+            concat!($key, "_miss_rate"),
+            concat!($name, " miss rate"),
+            Value::Share(ratio(c.misses, c.loads)),
+        );
+    };
+}
+
+impl Stats {
+    /// Every figure of the run: the one projection that `weft run`, `weft workloads`
+    /// and the studies print from.
+    pub fn figures(&self) -> Vec<Figure> {
+        let mut f = Figures::default();
+        f.count("cycles", "cycles", self.cycles);
+        f.count(
+            "thread_instructions",
+            "thread instructions",
+            self.thread_instructions,
+        );
+        f.count(
+            "warp_instructions",
+            "warp instructions (into the SIMD lanes)",
+            self.warp_instructions,
+        );
+        f.add(
+            "ipc",
+            "IPC (thread instructions per cycle)",
+            Value::Number(self.ipc),
+        );
+        f.add(
+            "simd_utilisation",
+            "SIMD utilisation",
+            Value::Share(self.simd_utilisation),
+        );
+        f.add(
+            "active_threads_per_warp",
+            "active threads per warp instruction",
+            Value::Number(self.active_threads_per_warp),
+        );
+        f.add(
+            "active_lanes_histogram",
+            "active lanes (lanes:cycles)",
+            Value::Counts(self.active_lanes_histogram.clone()),
+        );
+        f.count("idle_cycles", "idle cycles", self.idle_cycles);
+        f.add(
+            "idle_fraction",
+            "idle cycles' share",
+            Value::Share(self.idle_fraction),
+        );
+        let st = &self.stalls;
+        f.count(
+            "stalls_memory_serialization",
+            "idle: memory serialization",
+            st.memory_serialization,
+        );
+        f.count("stalls_memory", "idle: waiting for memory", st.memory);
+        f.count("stalls_barrier", "idle: waiting at a barrier", st.barrier);
+        f.count(
+            "stalls_pipeline",
+            "idle: every warp in the pipeline",
+            st.pipeline,
+        );
+        f.count("stalls_empty", "idle: no warp on the core", st.empty);
+        f.count("stalls_drain", "idle: draining the last stores", st.drain);
+        f.count(
+            "private_accesses",
+            "private accesses",
+            self.private_accesses,
+        );
+        cache!(f, self.l1, "l1", "L1");
+        cache!(f, self.l2, "l2", "L2");
+        let d = &self.dram;
+        f.count("dram_reads", "DRAM reads", d.reads);
+        f.count("dram_writes", "DRAM writes", d.writes);
+        f.count("dram_row_hits", "DRAM row hits", d.row_hits);
+        f.count("dram_row_conflicts", "DRAM row conflicts", d.row_conflicts);
+        f.count("dram_bytes", "DRAM bytes", d.bytes);
+        f.count(
+            "dram_latency_cycles",
+            "DRAM latency, summed (cycles)",
+            d.latency_cycles,
+        );
+        f.add(
+            "dram_mean_latency",
+            "DRAM mean latency (cycles)",
+            Value::Number(ratio(d.latency_cycles, d.reads + d.writes)),
+        );
+        f.add(
+            "dram_bytes_per_cycle",
+            "DRAM bytes per cycle",
+            Value::Number(self.dram_bytes_per_cycle),
+        );
+        f.add(
+            "dram_bandwidth_used",
+            "DRAM bandwidth used (of the limit)",
+            Value::Share(self.dram_bandwidth_used),
+        );
+        self.divergence.figures(&mut f);
+        f.0
+    }
+
+    /// The figure `key` (one of [`Stats::figures`]'s).
+    pub fn figure(&self, key: &str) -> Option<Value> {
+        self.figures()
+            .into_iter()
+            .find(|f| f.key == key)
+            .map(|f| f.value)
+    }
+}

@@ -1,0 +1,125 @@
+//! When an issued instruction's warp instructions occupy the issue slot and complete:
+//! SFU and ALU occupancy, the coalescer's lines and their lookups, and the scoreboard.
+use super::coalescer::Line;
+use super::core::{Core, Shared};
+use super::kernel::Step;
+use super::warp::State;
+use crate::core::isa::Unit;
+use crate::core::memory::Probe;
+
+/// When an instruction's warp instructions are done with the core.
+pub struct Timed {
+    /// The issue slot is free again.
+    pub issue_free: u64,
+    /// The last warp instruction has completed (results written, lines in for hits).
+    pub completes: u64,
+    /// The warp waits for lines (a miss, or a lookup refused for want of an MSHR).
+    pub waits: bool,
+}
+
+impl Core {
+    /// Times warp `w`'s executed instruction, its groups issuing at `now`: the warp
+    /// instructions take the issue slot one after the other; the warp completes with the
+    /// last (barrel processing per large warp). Counts what entered the lanes.
+    pub(super) fn time(&mut self, w: usize, now: u64, step: &Step, sh: &mut Shared) -> Timed {
+        let m = sh.machine;
+        let c = &mut *sh.counts;
+        let depth = u64::from(m.pipeline_depth);
+        let warp = &mut self.warps[w];
+        let mut start = now;
+        let mut completes = now;
+        if self.executed.global {
+            warp.data_at = now + depth - 1;
+        }
+        for group in &self.groups {
+            let n = group.lanes.count_ones();
+            c.carried_threads += u64::from(n);
+            let histogram = &mut c.histogram;
+            let (occupancy, done) = match step.unit {
+                Unit::Sfu => {
+                    let per = m.sfu_lanes;
+                    let cycles = n.div_ceil(per);
+                    for k in 0..cycles {
+                        histogram[(n - k * per).min(per) as usize] += 1;
+                    }
+                    let cycles = u64::from(cycles);
+                    (
+                        cycles,
+                        start + depth + cycles - 1 + u64::from(m.sfu_latency),
+                    )
+                }
+                Unit::Memory => {
+                    let private = self.coalescer.coalesce(
+                        &self.executed.accesses,
+                        group,
+                        self.lanes,
+                        &mut self.lines,
+                    );
+                    if private {
+                        c.private_accesses += 1;
+                    }
+                    histogram[n as usize] += 1;
+                    if self.lines.is_empty() {
+                        (1, start + depth + u64::from(m.private_latency) - 1)
+                    } else {
+                        let lines = self.lines.len() as u64;
+                        c.stalls.memory_serialization += lines - 1;
+                        // Line `i` is looked up `i` cycles after the first.
+                        for (i, &Line { line, bytes, .. }) in self.lines.iter().enumerate() {
+                            let at = start + depth - 2 + i as u64;
+                            if self.executed.store {
+                                sh.memory.store(self.id, at, line, bytes);
+                                continue;
+                            }
+                            match sh.memory.load(self.id, at, line, w as u32) {
+                                Probe::Hit { at } => warp.data_at = warp.data_at.max(at),
+                                Probe::Miss => warp.pending += 1,
+                                Probe::Full => {
+                                    warp.replay.push(line);
+                                    self.replaying = true;
+                                }
+                            }
+                        }
+                        (lines, (start + depth + lines - 1).max(warp.data_at + 1))
+                    }
+                }
+                _ => {
+                    histogram[n as usize] += 1;
+                    (1, start + depth)
+                }
+            };
+            start += occupancy;
+            completes = completes.max(done);
+        }
+        let waits = step.unit == Unit::Memory && (warp.pending > 0 || !warp.replay.is_empty());
+        if waits {
+            warp.state = State::Memory;
+        }
+        Timed {
+            issue_free: start,
+            completes,
+            waits,
+        }
+    }
+
+    /// The scoreboard (`scoreboard = true`): warp `w`'s result is there when its
+    /// instruction completes, a loaded value when its lines arrive; the earliest cycle it
+    /// may issue again: once its warp instructions have left the issue slot, after a
+    /// branch, jump or barrier once it has resolved.
+    pub(super) fn scoreboard(&mut self, w: usize, now: u64, step: &Step, timed: &Timed) -> u64 {
+        let warp = &mut self.warps[w];
+        if let Some(r) = step.registers.write {
+            if timed.waits {
+                warp.regs[r as usize] = u64::MAX;
+                warp.load_reg = Some(r);
+            } else {
+                warp.regs[r as usize] = timed.completes;
+            }
+        }
+        if step.unit == Unit::Control || self.executed.barrier {
+            timed.completes
+        } else {
+            now + 1
+        }
+    }
+}
