@@ -1,7 +1,6 @@
 //! `weft`: export, lint, measure, simulate and co-simulate weft's hardware presets.
-mod eval;
 mod run;
-mod workloads;
+mod study;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -141,10 +140,10 @@ enum Command {
     /// The LWM paper's 12 workloads (kernels/lwm) on one machine: a Markdown table of
     /// IPC, SIMD utilisation, idle FUs, active threads per warp, L1 and DRAM, and each
     /// workload's class beside the paper's Table 2.
-    Workloads(workloads::WorkloadsArgs),
+    Workloads(study::WorkloadsArgs),
     /// A study on the core model: `lwm` runs the LWM paper's §6 (large warps, two-level
     /// scheduling) over its workloads and writes docs/eval/lwm.{md,json} and charts.
-    Eval(eval::EvalArgs),
+    Eval(study::EvalArgs),
     /// Prove each preset's properties (its block's contract) on its exported Verilog:
     /// bounded model checking from reset and k-induction with Yosys's `sat`. Prints per
     /// property: proved (induction), holds to --depth, or failed with the cycle, the
@@ -518,8 +517,8 @@ fn dispatch(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::Run(args) => run::run(args),
-        Command::Workloads(args) => workloads::run(args),
-        Command::Eval(args) => eval::run(args),
+        Command::Workloads(args) => study::workloads(args),
+        Command::Eval(args) => study::eval(args),
         Command::Prove {
             dir,
             depth,
