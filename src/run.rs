@@ -49,20 +49,8 @@ pub struct RunArgs {
     max_cycles: u64,
 }
 
-/// The machine `--machine NAME|FILE.toml` and `--set KEY=VALUE`... describe.
-pub fn machine(name: &str, sets: &[String]) -> Result<Machine, String> {
-    let mut m = if name.ends_with(".toml") {
-        let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-        Machine::from_toml(&text).map_err(|e| format!("{name}: {e}"))?
-    } else {
-        Machine::preset(name)?
-    };
-    m.set_all(sets).map_err(|e| format!("--set: {e}"))?;
-    Ok(m)
-}
-
 pub fn run(args: RunArgs) -> Result<(), String> {
-    let machine = machine(&args.machine, &args.sets)?;
+    let machine = weft_eval::measure::machine(&args.machine, &args.sets)?;
     if args.list_keys {
         let values = machine.values();
         let width = KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0);

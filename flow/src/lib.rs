@@ -2,11 +2,13 @@
 //! Yosys, Verilator, Icarus and nextpnr runs with time limits ([`tools`]), the export
 //! gate ([`lint`]), area ([`area`]), standard-cell area and timing ([`asic`]), the iCE40 flow ([`fpga`]), the published report
 //! and its cache ([`report`]), SVG charts for the study pages ([`chart`]), the co-simulation replay ([`cosim`]), the one Verilog
-//! port reader and export naming ([`verilog`]), and the one job pool ([`jobs`]).
+//! port reader and export naming ([`verilog`]), the one job pool ([`jobs`]), and what the
+//! `weft` commands on exported presets do ([`commands`]).
 
 pub mod area;
 pub mod asic;
 pub mod chart;
+pub mod commands;
 pub mod cosim;
 pub mod fpga;
 pub mod jobs;

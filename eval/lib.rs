@@ -1,0 +1,142 @@
+//! weft-eval: the studies (`weft eval NAME`), papers' evaluations rerun on weft's core
+//! model and C kernels, with the cost of the hardware measured on weft's RTL.
+//!
+//! A study is data first: a list of points, each a delta of machine keys (the exact
+//! `--set KEY=VALUE` list, recorded in the study's JSON so that any cell reproduces
+//! with `weft run KERNEL --machine PRESET --set ...`), run on every workload of its
+//! folder. The shared parts are written once: discovering and compiling the workloads
+//! ([`workload`]), the fan-out over points x workloads with its progress lines and the
+//! same-thread-instructions check ([`sweep`]), what a run measured ([`measure`]), the
+//! page's tables, data and charts ([`page`]) and the cost rows from the report
+//! ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
+//!
+//! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6).
+
+pub mod cost;
+pub mod lwm;
+pub mod measure;
+pub mod page;
+pub mod sweep;
+pub mod workload;
+pub mod workloads;
+
+use measure::Measured;
+use page::Page;
+use std::path::PathBuf;
+use std::time::Instant;
+use sweep::Runs;
+use weft_sim::core::machine::Machine;
+use workload::Workload;
+
+/// Every study `weft eval` runs: (name, what it is).
+pub const STUDIES: &[(&str, &str)] = &[(
+    lwm::NAME,
+    "Large warps and two-level scheduling (LWM paper §6)",
+)];
+
+/// One study: its points over the machine preset, and its page from the runs.
+pub trait Study: Sync {
+    /// A point of the sweep (a machine configuration); its order is the JSON's and the
+    /// progress lines'.
+    type Point: Copy + Ord + Send + Sync;
+
+    /// `weft eval NAME`; the page is `NAME.md`, its data `NAME.json`.
+    fn name(&self) -> &'static str;
+
+    /// The machine preset every point starts from.
+    fn machine(&self) -> &'static str;
+
+    /// The folder of the study's workloads (`weft eval --dir` overrides it).
+    fn workloads_dir(&self) -> &'static str;
+
+    /// The workloads' order on the page (the paper's); any other kernel follows by name.
+    fn order(&self) -> Vec<&'static str>;
+
+    /// Every point, in the order they run.
+    fn points(&self) -> Vec<Self::Point>;
+
+    /// The point every other is normalised to.
+    fn baseline(&self) -> Self::Point;
+
+    /// The machine keys `p` changes, as `KEY=VALUE` (keys left at the preset's value are
+    /// dropped before the list is recorded).
+    fn sets(&self, p: &Self::Point) -> Vec<String>;
+
+    /// The point's name on the page and in the JSON ("LWM256+2Lev2").
+    fn label(&self, p: &Self::Point) -> String;
+
+    /// Machine keys recorded beside each point's `sets` in the JSON, read from the
+    /// machine the point ran.
+    fn recorded_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// One run of `w` on `machine`. The SIMT core by default; an engine of its own (a
+    /// dataflow fabric) overrides this.
+    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
+        measure::simt(w, machine)
+    }
+
+    /// The page, its JSON fields beside the runs, and its charts.
+    fn page(&self, runs: &Runs<Self::Point>) -> Page;
+}
+
+/// `weft eval`'s options.
+pub struct Options {
+    /// Where the page, its data and charts are written.
+    pub out: PathBuf,
+    /// The folder of the workloads (default: the study's).
+    pub dir: Option<PathBuf>,
+    /// Only these workloads (all of the folder when empty).
+    pub only: Vec<String>,
+    /// Runs at a time.
+    pub jobs: usize,
+}
+
+/// Runs the study called `name` (one of [`STUDIES`]).
+pub fn run_named(name: &str, options: &Options, log: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
+    match name {
+        lwm::NAME => run(&lwm::Lwm::new(), options, log),
+        _ => Err(format!(
+            "no study `{name}` (studies: {})",
+            STUDIES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Runs `study` on its workloads and writes its page, data and charts to `options.out`;
+/// `log` receives the progress lines.
+pub fn run<S: Study>(
+    study: &S,
+    options: &Options,
+    log: &(dyn Fn(&str) + Sync),
+) -> Result<(), String> {
+    if options.jobs == 0 {
+        return Err("--jobs 0: at least one run at a time".into());
+    }
+    let started = Instant::now();
+    let dir = options
+        .dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(study.workloads_dir()));
+    let paths = workload::discover(&dir, &options.only, &study.order())?;
+    log(&format!("compiling {} workloads", paths.len()));
+    let workloads: Vec<Workload> = paths
+        .iter()
+        .map(|p| workload::compile(p))
+        .collect::<Result<_, _>>()?;
+    let mut runs = sweep::sweep(study, &workloads, options.jobs, log)?;
+    runs.seconds = started.elapsed().as_secs_f64();
+    let written = page::write(study, &runs, &study.page(&runs), &options.out)?;
+    log(&format!(
+        "wrote {} ({}) in {}",
+        options.out.display(),
+        written,
+        weft_flow::report::duration(runs.seconds)
+    ));
+    Ok(())
+}

@@ -1,0 +1,610 @@
+//! The LWM study's page: its figures' tables and charts, the paper's claims beside what
+//! weft measured, and the cost of the blocks.
+use super::paper::{self, Class};
+use super::{Config, Lwm};
+use crate::cost;
+use crate::page::{pct, speedup_bars, speedup_table, table, Page};
+use crate::sweep::Runs;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use weft_flow::chart::stacked_fractions;
+
+/// Bins of the active-lanes histograms (the paper's Figures 1 and 10 stack these).
+const BINS: [(usize, usize); 6] = [(0, 0), (1, 7), (8, 15), (16, 23), (24, 31), (32, 32)];
+
+pub fn page(study: &Lwm, runs: &Runs<Config>) -> Page {
+    let p = LwmPage {
+        study,
+        runs,
+        cost: cost::rows(paper::COST),
+    };
+    Page {
+        markdown: p.markdown(),
+        json: p.json(),
+        charts: p.charts(),
+    }
+}
+
+struct LwmPage<'a> {
+    study: &'a Lwm,
+    runs: &'a Runs<Config>,
+    /// The report's figures of the blocks (JSON rows).
+    cost: Vec<Value>,
+}
+
+impl LwmPage<'_> {
+    /// Figure 9's configurations after the baseline.
+    fn figure9(&self) -> [Config; 3] {
+        let [_, lev8, lwm256, both] = self.study.figure9();
+        [lev8, lwm256, both]
+    }
+
+    /// The best fetch group per warp size (Figure 14), by mean normalised IPC.
+    fn best_groups(&self) -> Vec<Config> {
+        best_groups(self.study, self.runs)
+    }
+
+    /// Figure 11: each warp size, round robin.
+    fn warp_sizes(&self) -> Vec<Config> {
+        let s = self.study;
+        s.warp_sizes()
+            .into_iter()
+            .map(|ws| Config::new(ws, s.threads / ws))
+            .collect()
+    }
+
+    /// Figure 12: LWM256 with both optimisations, then without each, then without both.
+    fn opts(&self) -> Vec<Config> {
+        let l = self.study.lwm256();
+        [(true, true), (false, true), (true, false), (false, false)]
+            .into_iter()
+            .map(|(memory_opt, jump_opt)| l.with_opts(memory_opt, jump_opt))
+            .collect()
+    }
+
+    /// Figure 13: each fetch group with warps of `lanes`.
+    fn fetch_groups(&self) -> Vec<Config> {
+        let lanes = self.study.lanes;
+        self.study
+            .groups_of(lanes)
+            .into_iter()
+            .map(|g| Config::new(lanes, g))
+            .collect()
+    }
+
+    /// Fractions of cycles per bin of active lanes.
+    fn binned(&self, c: &Config, w: &str) -> Vec<f64> {
+        let h = &self.runs.get(c, w).active_lanes_histogram;
+        let total: u64 = h.iter().sum();
+        let lanes = self.study.lanes as usize;
+        BINS.iter()
+            .map(|&(lo, hi)| {
+                let (lo, hi) = (lo * lanes / 32, hi * lanes / 32);
+                let n: u64 = h[lo.min(h.len() - 1)..=hi.min(h.len() - 1)].iter().sum();
+                n as f64 / total.max(1) as f64
+            })
+            .collect()
+    }
+
+    /// Mean normalised IPC of `c` over the workloads `pick` selects by their paper class.
+    fn class_mean(&self, c: &Config, pick: impl Fn(Class, Class) -> bool) -> (f64, Vec<String>) {
+        let r = self.runs;
+        let chosen: Vec<String> = r
+            .workloads
+            .iter()
+            .filter(|w| {
+                paper::CLASSES
+                    .iter()
+                    .any(|(n, branch, idle)| n == w && pick(*branch, *idle))
+            })
+            .cloned()
+            .collect();
+        let mean = chosen.iter().map(|w| r.speedup(c, w)).sum::<f64>() / chosen.len().max(1) as f64;
+        (mean, chosen)
+    }
+
+    /// What the paper's §6 says beside what weft measured, each difference with the
+    /// measurement that explains it. Generated from the runs: the text states only what
+    /// the numbers show.
+    fn beside_the_paper(&self) -> String {
+        let r = self.runs;
+        let [base, lev8, lwm256, both] = self.study.figure9();
+        let mut s = String::new();
+        let means: Vec<String> = self.figure9().iter().map(|c| pct(r.mean(c))).collect();
+        let same_sign = self
+            .figure9()
+            .iter()
+            .zip(paper::GAINS)
+            .all(|(c, (_, paper))| (r.mean(c) > 1.0) == (paper > 0.0));
+        s.push_str(&format!(
+            "- **Figure 9 averages.** weft {} for 2Lev8 / LWM256 / LWM256+2Lev2, the paper \
+             +10.1 / +7.6 / +17.0%: {}; the combination {} the best of the three ({}).\n",
+            means.join(" / "),
+            if same_sign {
+                "every gain has the paper's sign"
+            } else {
+                "not every gain has the paper's sign"
+            },
+            if r.mean(&both) > r.mean(&lev8).max(r.mean(&lwm256)) {
+                "is"
+            } else {
+                "is not"
+            },
+            "paper: it is"
+        ));
+        let divergent = |b: Class, _| b != Class::Low;
+        let idle = |_, i: Class| i != Class::Low;
+        let (on, names) = self.class_mean(&lwm256, divergent);
+        let (off, _) = self.class_mean(&lwm256, |b, i| !divergent(b, i));
+        s.push_str(&format!(
+            "- **Where each mechanism helps.** The paper: LWM helps the branch-intensive \
+             workloads, two-level scheduling the idle-FU-intensive ones. LWM256 on the \
+             workloads its Table 2 calls divergent (medium or high: {}) {}, on the others {}.",
+            names.join(", "),
+            pct(on),
+            pct(off)
+        ));
+        let (on, names) = self.class_mean(&lev8, idle);
+        let (off, _) = self.class_mean(&lev8, |b, i| !idle(b, i));
+        s.push_str(&format!(
+            " 2Lev8 on its idle-FU-intensive ones (medium or high: {}) {}, on the others {}.\n",
+            names.join(", "),
+            pct(on),
+            pct(off)
+        ));
+        // LWM alone losing: the paper reports no benefit on the memory-bound workloads,
+        // not a loss. Ideal memory separates latency from everything else.
+        let losers: Vec<&String> = r
+            .workloads
+            .iter()
+            .filter(|w| r.speedup(&lwm256, w) < 0.98)
+            .collect();
+        if !losers.is_empty() {
+            let ideal = |w: &str| {
+                r.get(&base.with_ideal_memory(), w).cycles as f64
+                    / r.get(&lwm256.with_ideal_memory(), w).cycles as f64
+            };
+            let (latency, other): (Vec<&String>, Vec<&String>) =
+                losers.iter().partition(|w| ideal(w) >= 0.98);
+            let detail = |ws: &[&String]| -> String {
+                ws.iter()
+                    .map(|w| {
+                        format!(
+                            "{w} {:.3} (idle FU {:.1}% -> {:.1}%; with ideal memory {:.3}; \
+                             barrier-stall warp-cycles {} -> {})",
+                            r.speedup(&lwm256, w),
+                            100.0 * r.get(&base, w).idle_fraction,
+                            100.0 * r.get(&lwm256, w).idle_fraction,
+                            ideal(w),
+                            r.get(&base, w).barrier_stalls,
+                            r.get(&lwm256, w).barrier_stalls,
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            s.push_str(
+                "- **LWM256 loses on some workloads** (the paper: LWM alone \"does not provide \
+                 much benefit\" on the idle-FU-intensive ones, no loss). Ideal memory below is \
+                 DRAM rows of 1 cycle and unlimited bandwidth, for the baseline and LWM256 \
+                 alike.",
+            );
+            if !latency.is_empty() {
+                s.push_str(&format!(
+                    " Memory latency: {}. With ideal memory the loss is gone: a large warp is \
+                     fetched again only when all its sub-warps complete, so it waits for the \
+                     slowest of its rows' loads, and the scheduler has 4 streams instead of 32 \
+                     to cover the wait. Two-level scheduling takes most of it back (Figure 9, \
+                     LWM256+2Lev2).",
+                    detail(&latency)
+                ));
+            }
+            if !other.is_empty() {
+                s.push_str(&format!(
+                    " Not memory latency (the loss stays with ideal memory): {}. Where the \
+                     barrier stalls grow, a large warp waiting at a barrier takes 256 threads \
+                     out of issue, and 4 warps cannot keep the pipeline busy meanwhile.",
+                    detail(&other)
+                ));
+            }
+            s.push('\n');
+        }
+        let opts = self.opts();
+        let (no_mem, no_jump) = (opts[1], opts[2]);
+        let helped: Vec<String> = r
+            .workloads
+            .iter()
+            .filter(|w| r.speedup(&no_mem, w) > 1.01 * r.speedup(&lwm256, w))
+            .map(|w| {
+                let (a, b) = (r.get(&lwm256, w), r.get(&no_mem, w));
+                format!(
+                    "{w} {:.3} -> {:.3} (sub-warps {} -> {}, L1 load lookups {} -> {}, \
+                     stores {} -> {}, DRAM row hits {} -> {})",
+                    r.speedup(&lwm256, w),
+                    r.speedup(&no_mem, w),
+                    a.warp_instructions,
+                    b.warp_instructions,
+                    a.l1_loads,
+                    b.l1_loads,
+                    a.l1_stores,
+                    b.l1_stores,
+                    a.dram_row_hits,
+                    b.dram_row_hits
+                )
+            })
+            .collect();
+        s.push_str(&format!(
+            "- **Figure 12, memory optimisation.** The paper: \"does not provide much benefit\". \
+             weft: LWM256 {} with it, {} without.",
+            pct(r.mean(&lwm256)),
+            pct(r.mean(&no_mem))
+        ));
+        if !helped.is_empty() {
+            s.push_str(&format!(
+                " Without it, faster on {} (with it -> without). Packing threads of different \
+                 rows into a sub-warp adds the memory requests the optimisation avoids (more \
+                 lookups and stores) and issues fewer sub-warps; where the sub-warps fall, \
+                 the issue cycles saved weigh more; where the DRAM row hits rise, the packed \
+                 order of scattered stores finds open rows more often (FCFS).",
+                helped.join("; ")
+            ));
+        }
+        s.push('\n');
+        let most = r
+            .workloads
+            .iter()
+            .max_by(|a, b| {
+                let gain = |w: &str| r.speedup(&lwm256, w) - r.speedup(&no_jump, w);
+                gain(a).total_cmp(&gain(b))
+            })
+            .expect("workloads");
+        s.push_str(&format!(
+            "- **Figure 12, jump optimisation.** The paper: about +1%. weft: {} with it, {} \
+             without (most on {most}: {:.3} without, {:.3} with).\n",
+            pct(r.mean(&lwm256)),
+            pct(r.mean(&no_jump)),
+            r.speedup(&no_jump, most),
+            r.speedup(&lwm256, most),
+        ));
+        let best = |configs: &[Config]| r.best(configs).expect("configurations");
+        let sizes = self.warp_sizes();
+        let best_size = best(&sizes);
+        s.push_str(&format!(
+            "- **Figure 11.** The paper: best at 256 threads, 512 slightly worse. weft: best \
+             {} ({}), LWM512 {} against LWM256 {}.\n",
+            r.label(&best_size),
+            pct(r.mean(&best_size)),
+            pct(r.mean(&sizes[4])),
+            pct(r.mean(&sizes[3]))
+        ));
+        let groups = self.fetch_groups();
+        let best_group = best(&groups);
+        let means: Vec<String> = groups
+            .iter()
+            .map(|c| format!("{} {}", c.fetch_group, pct(r.mean(c))))
+            .collect();
+        s.push_str(&format!(
+            "- **Figure 13.** The paper: groups of 8 best (8 warps fill the 7-stage pipeline), \
+             16 less, smaller or larger like round robin. weft: best {} ({}).\n",
+            r.label(&best_group),
+            means.join(", ")
+        ));
+        let best_combo = best(&self.best_groups());
+        s.push_str(&format!(
+            "- **Figure 14.** The paper: LWM256+2Lev2 best overall. weft: best {} ({}), \
+             LWM256+2Lev2 {}.",
+            r.label(&best_combo),
+            pct(r.mean(&best_combo)),
+            pct(r.mean(&both))
+        ));
+        if best_combo != both {
+            let mut gaps: Vec<(f64, &String)> = r
+                .workloads
+                .iter()
+                .map(|w| (r.speedup(&best_combo, w) - r.speedup(&both, w), w))
+                .collect();
+            gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let (gap, w) = gaps[0];
+            s.push_str(&format!(
+                " The largest difference is {w} ({:.3} against {:.3}, {:+.3}); LWM256 alone \
+                 gives {:.3} there.",
+                r.speedup(&best_combo, w),
+                r.speedup(&both, w),
+                gap,
+                r.speedup(&lwm256, w)
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
+    fn markdown(&self) -> String {
+        let r = self.runs;
+        let (lanes, threads) = (self.study.lanes, self.study.threads);
+        let base = r.baseline;
+        let lwm256 = self.study.lwm256();
+        let size = |pick: fn(u64, u64) -> u64| {
+            r.workloads
+                .iter()
+                .map(|w| r.get(&base, w).thread_instructions)
+                .reduce(pick)
+                .unwrap_or(0)
+        };
+        let mut s = String::new();
+        s.push_str("# Large warps and two-level scheduling on weft's core (LWM paper §6)\n\n");
+        s.push_str(&format!(
+            "Regenerate with `cargo run --release -- eval lwm` ({} runs, {} on two cores). \
+             Machine: the `lwm` preset (CORE.md §3: 1 core, {} lanes, {} threads, barrel \
+             processing, 7-stage pipeline, 32 KB L1, DRAM 8 banks FCFS 128 GB/s at an assumed \
+             1.5 GHz). Workloads: `kernels/lwm/` ({}). Performance is IPC normalised to the \
+             baseline (32 warps of 32, round robin); every configuration runs the same thread \
+             instructions (checked), so it is the baseline's cycles over the configuration's. \
+             Averages are the arithmetic mean over the workloads (the paper does not say which \
+             mean it uses); the geometric mean is beside it. Workloads are in the paper's order \
+             (its Table 2). Two differences of method: the paper's workloads run 100-200 M \
+             instructions (x86 Pthreads ports), weft's C kernels {:.1}-{:.1} M; and DWF, the \
+             paper's second bar, is not a weft block, so it is not here. Each configuration's \
+             `sets` in `lwm.json` is the `--set` list that reproduces any of its runs with \
+             `weft run kernels/lwm/WORKLOAD.c --set ...`.\n\n",
+            r.len(),
+            weft_flow::report::duration(r.seconds),
+            lanes,
+            threads,
+            r.workloads.join(", "),
+            size(u64::min) as f64 / 1e6,
+            size(u64::max) as f64 / 1e6,
+        ));
+        s.push_str("## Figure 9: IPC over the baseline\n\n");
+        s.push_str(&speedup_table(r, &self.figure9()));
+        s.push_str("\n![Figure 9](lwm-fig9.svg)\n\n");
+        s.push_str("Averages beside the paper's (§6.1):\n\n");
+        let rows: Vec<Vec<String>> = paper::GAINS
+            .iter()
+            .zip(&self.figure9())
+            .map(|((name, paper), c)| {
+                vec![
+                    name.to_string(),
+                    pct(r.mean(c)),
+                    pct(r.geomean(c)),
+                    format!("{paper:+.1}%"),
+                ]
+            })
+            .collect();
+        s.push_str(&table(
+            &[
+                "configuration".into(),
+                "weft (mean)".into(),
+                "weft (geometric mean)".into(),
+                "paper".into(),
+            ],
+            &rows,
+        ));
+        s.push_str("\nBaseline per workload (the denominators):\n\n");
+        let rows: Vec<Vec<String>> = r
+            .workloads
+            .iter()
+            .map(|w| {
+                let m = r.get(&base, w);
+                let l = r.get(&lwm256, w);
+                vec![
+                    w.clone(),
+                    m.cycles.to_string(),
+                    format!("{:.2}", m.ipc),
+                    format!("{:.1}%", 100.0 * m.simd_utilisation),
+                    format!("{:.1}%", 100.0 * l.simd_utilisation),
+                    format!("{:.1}%", 100.0 * m.idle_fraction),
+                    format!("{:.1}%", 100.0 * l.idle_fraction),
+                ]
+            })
+            .collect();
+        s.push_str(&table(
+            &[
+                "workload".into(),
+                "baseline cycles".into(),
+                "baseline IPC".into(),
+                "SIMD util. baseline".into(),
+                "SIMD util. LWM256".into(),
+                "idle FU baseline".into(),
+                "idle FU LWM256".into(),
+            ],
+            &rows,
+        ));
+        s.push_str("\n## Figure 11: warp size (round robin)\n\n");
+        s.push_str(&speedup_table(r, &self.warp_sizes()[1..]));
+        s.push_str("\n![Figure 11](lwm-fig11.svg)\n\n");
+        s.push_str("## Figure 12: the LWM optimisations (LWM256)\n\n");
+        s.push_str(&speedup_table(r, &self.opts()));
+        s.push_str("\n## Figure 13: fetch group size (warps of 32)\n\n");
+        s.push_str(&speedup_table(r, &self.fetch_groups()));
+        s.push_str("\n![Figure 13](lwm-fig13.svg)\n\n");
+        s.push_str("## Figure 14: the best fetch group per warp size\n\n");
+        s.push_str(
+            "Columns are warp sizes (32 to 512 threads), each with its best fetch group by \
+             mean.\n\n",
+        );
+        s.push_str(&speedup_table(r, &self.best_groups()));
+        s.push_str("\n## Beside the paper, measured\n\n");
+        s.push_str(&self.beside_the_paper());
+        s.push_str("\n## Figures 1 and 10: active lanes per cycle, baseline and LWM256\n\n");
+        s.push_str(&format!(
+            "Fraction of cycles with 0, 1-{}, ... active lanes.\n\n![Figures 1 and 10](lwm-lanes.svg)\n\n",
+            7 * lanes / 32
+        ));
+        s.push_str("## Cost: the hardware each mechanism adds, measured on weft's RTL\n\n");
+        s.push_str(&self.cost_markdown());
+        s
+    }
+
+    fn cost_markdown(&self) -> String {
+        let rows = &self.cost;
+        let mut s = cost::markdown(rows, "paper (§3.3)");
+        let ffs = |r: &Value| r["flip_flops"].as_f64();
+        let um2 = |r: &Value| r["asic"]["area_um2"].as_f64();
+        let cells = |r: &Value| r["cells"].as_f64();
+        let of = |preset, key: &dyn Fn(&Value) -> Option<f64>| cost::figure(rows, preset, key);
+        if let (Some(a), Some(b)) = (of("sub_warp_unit", &ffs), of("branch_buffers", &ffs)) {
+            s.push_str(&format!(
+                "\nLWM's blocks together: {} flip-flops against the paper's 768 bits of storage{}.",
+                a + b,
+                match (of("sub_warp_unit", &um2), of("branch_buffers", &um2)) {
+                    (Some(x), Some(y)) => format!(", {:.0} um2 of osu018 cells", x + y),
+                    _ => String::new(),
+                }
+            ));
+        }
+        if let (Some(two), Some(rr)) = (
+            of("two_level_scheduler", &cells),
+            of("round_robin_scheduler", &cells),
+        ) {
+            s.push_str(&format!(
+                " Two-level scheduling over round robin (32 warps): {:+.0} Yosys cells.",
+                two - rr
+            ));
+        }
+        s.push_str(
+            "\nFigures from `docs/report/` (`cargo run --release -- report PRESET` remeasures one). \
+             The paper's 768 bits are the LWM's storage for 256-thread warps on 32 lanes; the \
+             sub-warp unit and branch buffers presets are that size, their flip-flops also count \
+             control state. Two-level scheduling adds no storage in the paper; the scheduler \
+             rows show the logic it adds over round robin.\n",
+        );
+        s
+    }
+
+    fn charts(&self) -> Vec<(String, String)> {
+        let r = self.runs;
+        let lanes = self.study.lanes as usize;
+        let mut lanes_rows = vec![];
+        let mut fractions = vec![];
+        for w in &r.workloads {
+            for (label, c) in [("baseline", r.baseline), ("LWM256", self.study.lwm256())] {
+                lanes_rows.push(format!("{w} {label}"));
+                fractions.push(self.binned(&c, w));
+            }
+        }
+        let bins: Vec<String> = BINS
+            .iter()
+            .map(|&(lo, hi)| {
+                let (lo, hi) = (lo * lanes / 32, hi * lanes / 32);
+                if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}-{hi}")
+                }
+            })
+            .collect();
+        vec![
+            (
+                "lwm-fig9.svg".into(),
+                speedup_bars(
+                    r,
+                    "LWM paper Figure 9 on weft: IPC over the baseline",
+                    &self.figure9(),
+                ),
+            ),
+            (
+                "lwm-fig11.svg".into(),
+                speedup_bars(
+                    r,
+                    "Figure 11 on weft: warp size, round robin",
+                    &self.warp_sizes()[1..],
+                ),
+            ),
+            (
+                "lwm-fig13.svg".into(),
+                speedup_bars(
+                    r,
+                    "Figure 13 on weft: fetch group size, warps of 32",
+                    &self.fetch_groups(),
+                ),
+            ),
+            (
+                "lwm-lanes.svg".into(),
+                stacked_fractions(
+                    "Figures 1 and 10 on weft: cycles by active lanes",
+                    &lanes_rows,
+                    &bins,
+                    &fractions,
+                ),
+            ),
+        ]
+    }
+
+    /// The page's own JSON fields: the paper's gains, the figures' picks, the cost.
+    fn json(&self) -> Map<String, Value> {
+        let r = self.runs;
+        let labels =
+            |configs: &[Config]| -> Vec<String> { configs.iter().map(|c| r.label(c)).collect() };
+        let gains: BTreeMap<String, f64> = paper::GAINS
+            .iter()
+            .map(|(n, g)| (n.to_string(), *g))
+            .collect();
+        let mut fields = Map::new();
+        fields.insert("paper_gains_percent".into(), json!(gains));
+        fields.insert("figure9".into(), json!(labels(&self.figure9())));
+        fields.insert(
+            "best_fetch_group".into(),
+            json!(labels(&self.best_groups())),
+        );
+        fields.insert("cost".into(), json!(self.cost));
+        fields
+    }
+}
+
+/// Figure 14's columns: each warp size with its fetch group of the highest mean
+/// normalised IPC.
+fn best_groups(study: &Lwm, runs: &Runs<Config>) -> Vec<Config> {
+    study
+        .warp_sizes()
+        .into_iter()
+        .map(|ws| {
+            let groups: Vec<Config> = study
+                .groups_of(ws)
+                .into_iter()
+                .map(|g| Config::new(ws, g))
+                .collect();
+            runs.best(&groups)
+                .expect("every warp size has a fetch group")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::tests::runs_of;
+    use crate::Study;
+
+    #[test]
+    fn figure_14_takes_each_warp_sizes_fetch_group_of_the_best_mean() {
+        let lwm = Lwm::new();
+        let c = Config::new;
+        // Two workloads, baseline IPC 10 on both; every other point 10 unless listed.
+        let listed: &[(Config, &[f64])] = &[
+            // Warps of 32: 2Lev8 best (1.2), 2Lev16 next (1.1).
+            (c(32, 8), &[12.0, 12.0]),
+            (c(32, 16), &[11.0, 11.0]),
+            // Warps of 64: group 4 best (1.3).
+            (c(64, 4), &[13.0, 13.0]),
+            // Warps of 256: group 1 has the single best run (2.0) but mean 1.25; group 2
+            // has mean 1.4.
+            (c(256, 1), &[20.0, 5.0]),
+            (c(256, 2), &[14.0, 14.0]),
+            // Warps of 512: group 1 below the baseline, group 2 (round robin) at it.
+            (c(512, 1), &[9.0, 9.0]),
+        ];
+        let mut ipc: Vec<(Config, &[f64])> = lwm
+            .points()
+            .into_iter()
+            .filter(|p| !listed.iter().any(|(q, _)| q == p))
+            .map(|p| (p, &[10.0, 10.0][..]))
+            .collect();
+        ipc.extend_from_slice(listed);
+        let runs = runs_of(&["a", "b"], lwm.baseline(), &ipc);
+        // Warps of 128: every group at 1.0, and of equal means the last (round robin).
+        assert_eq!(
+            best_groups(&lwm, &runs),
+            [c(32, 8), c(64, 4), c(128, 8), c(256, 2), c(512, 2)]
+        );
+    }
+}

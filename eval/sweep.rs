@@ -1,0 +1,338 @@
+//! The sweep: every point of a study on every workload, one progress line per run, and
+//! what every study must hold (every point of a workload runs the same thread
+//! instructions: mechanisms change when threads run, never what they compute).
+use crate::measure::Measured;
+use crate::workload::Workload;
+use crate::Study;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use weft_sim::core::machine::Machine;
+
+/// One point's runs.
+pub struct PointRuns {
+    /// Its name on the page.
+    pub label: String,
+    /// The `--set` list that builds its machine from the preset.
+    pub sets: Vec<String>,
+    pub machine: Machine,
+    /// Workload -> measurement.
+    pub runs: BTreeMap<String, Measured>,
+}
+
+/// Every run of a study.
+pub struct Runs<P> {
+    /// The preset every point starts from.
+    pub base: Machine,
+    /// The point every other is normalised to.
+    pub baseline: P,
+    /// In the page's order.
+    pub workloads: Vec<String>,
+    pub points: BTreeMap<P, PointRuns>,
+    /// Host seconds of the whole study (compiling, running).
+    pub seconds: f64,
+}
+
+impl<P: Copy + Ord> Runs<P> {
+    /// `p`'s measurement on `w` (both were run).
+    pub fn get(&self, p: &P, w: &str) -> &Measured {
+        &self.points[p].runs[w]
+    }
+
+    pub fn label(&self, p: &P) -> String {
+        self.points[p].label.clone()
+    }
+
+    /// Runs in all.
+    pub fn len(&self) -> usize {
+        self.points.len() * self.workloads.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// IPC of `p` on `w` over the baseline's.
+    pub fn speedup(&self, p: &P, w: &str) -> f64 {
+        self.get(p, w).ipc / self.get(&self.baseline, w).ipc
+    }
+
+    /// The arithmetic mean over the workloads of the normalised IPC.
+    pub fn mean(&self, p: &P) -> f64 {
+        let n = self.workloads.len() as f64;
+        self.workloads
+            .iter()
+            .map(|w| self.speedup(p, w))
+            .sum::<f64>()
+            / n
+    }
+
+    /// The geometric mean over the workloads of the normalised IPC.
+    pub fn geomean(&self, p: &P) -> f64 {
+        let n = self.workloads.len() as f64;
+        (self
+            .workloads
+            .iter()
+            .map(|w| self.speedup(p, w).ln())
+            .sum::<f64>()
+            / n)
+            .exp()
+    }
+
+    /// The point of `candidates` with the highest mean normalised IPC (the last of equal
+    /// ones); `None` when there are none.
+    pub fn best(&self, candidates: &[P]) -> Option<P> {
+        candidates
+            .iter()
+            .copied()
+            .max_by(|a, b| self.mean(a).total_cmp(&self.mean(b)))
+    }
+}
+
+/// The assignments of `sets` that change `base`, in their order: the shortest `--set`
+/// list that builds the same machine.
+pub fn delta(base: &Machine, sets: &[String]) -> Result<Vec<String>, String> {
+    let mut full = base.clone();
+    full.set_all(sets)?;
+    let as_json = |m: &Machine| serde_json::to_value(m).map_err(|e| e.to_string());
+    let (before, after) = (as_json(base)?, as_json(&full)?);
+    let kept: Vec<String> = sets
+        .iter()
+        .filter(|s| {
+            let key = s.split_once('=').map_or(s.as_str(), |(k, _)| k).trim();
+            before[key] != after[key]
+        })
+        .cloned()
+        .collect();
+    let mut rebuilt = base.clone();
+    rebuilt.set_all(&kept)?;
+    if rebuilt != full {
+        return Err(format!(
+            "{sets:?} and its delta {kept:?} build different machines"
+        ));
+    }
+    Ok(kept)
+}
+
+/// Runs every point of `study` on every workload, `jobs` at a time, and checks that the
+/// points of a workload ran the same thread instructions.
+pub fn sweep<S: Study>(
+    study: &S,
+    workloads: &[Workload],
+    jobs: usize,
+    log: &(dyn Fn(&str) + Sync),
+) -> Result<Runs<S::Point>, String> {
+    let base = Machine::preset(study.machine())?;
+    let mut points = BTreeMap::new();
+    let order = study.points();
+    for p in &order {
+        let label = study.label(p);
+        let sets = delta(&base, &study.sets(p)).map_err(|e| format!("{label}: {e}"))?;
+        let mut machine = base.clone();
+        machine
+            .set_all(&sets)
+            .map_err(|e| format!("{label}: {e}"))?;
+        let runs = BTreeMap::new();
+        points.insert(
+            *p,
+            PointRuns {
+                label,
+                sets,
+                machine,
+                runs,
+            },
+        );
+    }
+    let work: Vec<(S::Point, usize)> = order
+        .iter()
+        .flat_map(|&p| (0..workloads.len()).map(move |w| (p, w)))
+        .collect();
+    log(&format!(
+        "{} configurations x {} workloads = {} runs, {} at a time",
+        order.len(),
+        workloads.len(),
+        work.len(),
+        jobs
+    ));
+    let done = AtomicUsize::new(0);
+    let results = weft_flow::jobs::parallel(&work, jobs, |(p, w)| {
+        let point = &points[p];
+        let r = study.measure(&workloads[*w], &point.machine);
+        let k = done.fetch_add(1, Ordering::SeqCst) + 1;
+        log(&format!(
+            "  [{k}/{}] {} on {}: {}",
+            work.len(),
+            workloads[*w].name,
+            point.label,
+            match &r {
+                Ok(r) => format!("{} cycles, {:.2} s", r.cycles, r.host_seconds),
+                Err(e) => e.clone(),
+            }
+        ));
+        r
+    });
+    for ((p, w), r) in work.iter().zip(results) {
+        let point = points.get_mut(p).expect("every point is listed");
+        point.runs.insert(workloads[*w].name.clone(), r?);
+    }
+    let runs = Runs {
+        base,
+        baseline: study.baseline(),
+        workloads: workloads.iter().map(|w| w.name.clone()).collect(),
+        points,
+        seconds: 0.0,
+    };
+    same_thread_instructions(&runs)?;
+    Ok(runs)
+}
+
+/// Every point of a workload ran the baseline's thread instructions.
+pub fn same_thread_instructions<P: Copy + Ord>(runs: &Runs<P>) -> Result<(), String> {
+    for w in &runs.workloads {
+        let base = runs.get(&runs.baseline, w).thread_instructions;
+        for point in runs.points.values() {
+            if point.runs[w].thread_instructions != base {
+                return Err(format!(
+                    "{w}: {} ran {} thread instructions, the baseline {base}",
+                    point.label, point.runs[w].thread_instructions
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Runs built by hand: each point with its IPC per workload (in `workloads`' order),
+    /// labelled `P<index>`, 1000 thread instructions everywhere.
+    pub(crate) fn runs_of<P: Copy + Ord>(
+        workloads: &[&str],
+        baseline: P,
+        ipc: &[(P, &[f64])],
+    ) -> Runs<P> {
+        let points = ipc
+            .iter()
+            .enumerate()
+            .map(|(i, &(p, by_workload))| {
+                assert_eq!(
+                    by_workload.len(),
+                    workloads.len(),
+                    "P{i}: an IPC per workload"
+                );
+                let runs = workloads
+                    .iter()
+                    .zip(by_workload)
+                    .map(|(w, &ipc)| {
+                        let m = Measured {
+                            ipc,
+                            thread_instructions: 1000,
+                            ..Measured::default()
+                        };
+                        (w.to_string(), m)
+                    })
+                    .collect();
+                let point = PointRuns {
+                    label: format!("P{i}"),
+                    sets: vec![],
+                    machine: Machine::lwm(),
+                    runs,
+                };
+                (p, point)
+            })
+            .collect();
+        Runs {
+            base: Machine::lwm(),
+            baseline,
+            workloads: workloads.iter().map(|w| w.to_string()).collect(),
+            points,
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn mean_and_geomean_of_normalised_ipc() {
+        // Baseline IPC 2 and 4; point 1 runs at 4 and 2: normalised 2 and 0.5.
+        let runs = runs_of(&["a", "b"], 0, &[(0, &[2.0, 4.0]), (1, &[4.0, 2.0])]);
+        assert_eq!(runs.speedup(&1, "a"), 2.0);
+        assert_eq!(runs.speedup(&1, "b"), 0.5);
+        // (2 + 0.5) / 2 = 1.25; sqrt(2 * 0.5) = 1.
+        assert!((runs.mean(&1) - 1.25).abs() < 1e-12, "{}", runs.mean(&1));
+        assert!(
+            (runs.geomean(&1) - 1.0).abs() < 1e-12,
+            "{}",
+            runs.geomean(&1)
+        );
+        assert_eq!(runs.mean(&0), 1.0);
+        // Normalised 1.5, 3 and 6: mean 3.5, geometric mean cbrt(27) = 3.
+        let runs = runs_of(
+            &["a", "b", "c"],
+            0,
+            &[(0, &[1.0, 1.0, 1.0]), (1, &[1.5, 3.0, 6.0])],
+        );
+        assert!((runs.mean(&1) - 3.5).abs() < 1e-12);
+        assert!((runs.geomean(&1) - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn best_is_the_highest_mean_not_the_highest_geomean() {
+        // Point 1: normalised 3 and 0.25 (mean 1.625, geomean 0.87);
+        // point 2: 1.5 and 1.5 (mean 1.5, geomean 1.5); point 3: 1.2 and 1.2.
+        let runs = runs_of(
+            &["a", "b"],
+            0,
+            &[
+                (0, &[1.0, 1.0]),
+                (1, &[3.0, 0.25]),
+                (2, &[1.5, 1.5]),
+                (3, &[1.2, 1.2]),
+            ],
+        );
+        assert_eq!(runs.best(&[0, 1, 2, 3]), Some(1));
+        assert_eq!(runs.best(&[2, 3]), Some(2));
+        assert_eq!(runs.best(&[]), None);
+    }
+
+    #[test]
+    fn a_point_with_other_thread_instructions_is_refused() {
+        let mut runs = runs_of(&["a"], 0, &[(0, &[1.0]), (1, &[2.0])]);
+        assert_eq!(same_thread_instructions(&runs), Ok(()));
+        let p1 = runs.points.get_mut(&1).unwrap();
+        p1.runs.get_mut("a").unwrap().thread_instructions = 999;
+        assert_eq!(
+            same_thread_instructions(&runs),
+            Err("a: P1 ran 999 thread instructions, the baseline 1000".into())
+        );
+    }
+
+    #[test]
+    fn delta_keeps_only_the_keys_that_change_the_preset() {
+        let base = Machine::lwm();
+        let sets: Vec<String> = [
+            "warp_size=256",
+            "warps=4",
+            "fetch_group=4",
+            "divergence=lwm",
+            "lwm_memory_opt=true",
+            "lanes=32",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            delta(&base, &sets).unwrap(),
+            [
+                "warp_size=256",
+                "warps=4",
+                "fetch_group=4",
+                "divergence=lwm"
+            ]
+        );
+        assert_eq!(
+            delta(&base, &["warp_size=32".into()]).unwrap(),
+            Vec::<String>::new()
+        );
+        let e = delta(&base, &["warp_size=48".into()]).unwrap_err();
+        assert!(e.contains("warp_size = 48"), "{e}");
+    }
+}

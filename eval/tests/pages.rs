@@ -1,0 +1,228 @@
+//! Every study's committed page is what the current model gives: a study rerun on a few
+//! of its workloads reproduces those workloads' rows of the committed page and their
+//! runs in the committed JSON. Runs are deterministic and independent of the other
+//! workloads; only the means and the points picked by mean (a figure's "best" columns)
+//! need every workload, and those columns are checked against the committed JSON.
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+use weft_eval::{Options, Study};
+
+/// The workspace root: kernels are compiled against `kernels/include` and the cost rows
+/// read `docs/report/`, both relative to it, as `weft eval` runs from it.
+fn at_the_root() -> &'static Path {
+    static CD: Once = Once::new();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    CD.call_once(|| std::env::set_current_dir(root).expect("the workspace root"));
+    root
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("weft-eval-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The tables of a Markdown page: (header row, body rows).
+fn tables(page: &str) -> Vec<(String, Vec<String>)> {
+    let lines: Vec<&str> = page.lines().collect();
+    let mut all = vec![];
+    for (i, pair) in lines.windows(2).enumerate() {
+        if pair[1].starts_with("|---") {
+            let body = lines[i + 2..]
+                .iter()
+                .take_while(|l| l.starts_with('|'))
+                .map(|l| l.to_string())
+                .collect();
+            all.push((pair[0].to_string(), body));
+        }
+    }
+    all
+}
+
+fn cells(row: &str) -> Vec<String> {
+    row.trim_matches('|')
+        .split('|')
+        .map(|c| c.trim().to_string())
+        .collect()
+}
+
+/// Runs `study` on `only` and checks the page, charts and JSON against the committed
+/// ones in `docs/eval/`.
+fn assert_page_regenerates<S: Study>(study: &S, only: &[&str]) {
+    let root = at_the_root();
+    let name = study.name();
+    let out = scratch(name);
+    let log = Mutex::new(vec![]);
+    let options = Options {
+        out: out.clone(),
+        dir: None,
+        only: only.iter().map(|s| s.to_string()).collect(),
+        jobs: 2,
+    };
+    let result = weft_eval::run(study, &options, &|line| {
+        log.lock().unwrap().push(line.to_string())
+    });
+    let log = log.into_inner().unwrap();
+    assert_eq!(result, Ok(()), "{}", log.join("\n"));
+    let runs = study.points().len() * only.len();
+    let progress = log
+        .iter()
+        .filter(|l| l.trim_start().starts_with('['))
+        .count();
+    assert_eq!(
+        progress,
+        runs,
+        "one progress line per run: {}",
+        log.join("\n")
+    );
+    assert!(log.iter().any(|l| l.contains(&format!("[{runs}/{runs}]"))));
+
+    let stale =
+        format!("docs/eval is stale: regenerate it with `cargo run --release -- eval {name}`");
+    let committed_dir = root.join("docs/eval");
+    let (ours, committed) = (
+        read(&out.join(format!("{name}.md"))),
+        read(&committed_dir.join(format!("{name}.md"))),
+    );
+    let json = |p: PathBuf| -> Value { serde_json::from_str(&read(&p)).unwrap() };
+    let (ours_json, committed_json) = (
+        json(out.join(format!("{name}.json"))),
+        json(committed_dir.join(format!("{name}.json"))),
+    );
+
+    let headings = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(headings(&ours), headings(&committed), "{stale}");
+
+    // Tables: a workload's row is the committed one where the columns are the same; where
+    // a table's columns are points picked over all workloads, each of its cells is the
+    // committed JSON's normalised IPC of that point and workload.
+    let (ours_tables, committed_tables) = (tables(&ours), tables(&committed));
+    assert_eq!(ours_tables.len(), committed_tables.len(), "{stale}");
+    let mut rows_checked = 0;
+    for ((header, body), (committed_header, committed_body)) in
+        ours_tables.iter().zip(&committed_tables)
+    {
+        let row_of = |body: &[String], w: &str| -> Option<String> {
+            body.iter()
+                .find(|l| l.starts_with(&format!("| {w} |")))
+                .cloned()
+        };
+        for w in only {
+            let (row, committed_row) = (row_of(body, w), row_of(committed_body, w));
+            assert_eq!(
+                row.is_some(),
+                committed_row.is_some(),
+                "{w} in `{header}`: {stale}"
+            );
+            let Some(row) = row else { continue };
+            if header == committed_header {
+                assert_eq!(Some(row), committed_row, "{w}: {stale}");
+            } else {
+                // Both pages' cells are the committed JSON's for their own columns.
+                assert_eq!(
+                    cells(header).len(),
+                    cells(committed_header).len(),
+                    "{header}: {stale}"
+                );
+                let committed_row = committed_row.unwrap();
+                for (header, row) in [(header, &row), (committed_header, &committed_row)] {
+                    for (label, cell) in cells(header).iter().zip(cells(row)).skip(1) {
+                        let ipc = committed_json["configs"][label]["normalised_ipc"][*w].as_f64();
+                        let ipc = ipc.unwrap_or_else(|| {
+                            panic!("`{header}`: `{label}` is not a point of {name}.json")
+                        });
+                        assert_eq!(cell, format!("{ipc:.3}"), "{w} on {label}: {stale}");
+                    }
+                }
+            }
+            rows_checked += 1;
+        }
+    }
+    assert!(
+        rows_checked >= 5 * only.len(),
+        "{rows_checked} rows checked"
+    );
+
+    let charts = |s: &str| -> Vec<String> {
+        s.split("](")
+            .skip(1)
+            .map(|l| l.split(')').next().unwrap().to_string())
+            .filter(|l| l.ends_with(".svg"))
+            .collect()
+    };
+    assert!(!charts(&ours).is_empty());
+    assert_eq!(charts(&ours), charts(&committed), "{stale}");
+    for chart in charts(&ours) {
+        let svg = read(&out.join(&chart));
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
+            "{chart}"
+        );
+        assert!(committed_dir.join(&chart).exists(), "{chart} not committed");
+        for w in only {
+            assert!(svg.contains(w), "{chart}: no {w}");
+        }
+    }
+
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&ours_json), keys(&committed_json), "{stale}");
+    let configs = &ours_json["configs"];
+    assert_eq!(keys(configs), keys(&committed_json["configs"]), "{stale}");
+    assert_eq!(keys(configs).len(), study.points().len());
+    for (label, config) in configs.as_object().unwrap() {
+        let theirs = &committed_json["configs"][label];
+        assert_eq!(keys(config), keys(theirs), "{label}");
+        assert_eq!(config["sets"], theirs["sets"], "{label}: {stale}");
+        for w in only {
+            let without_host_time = |run: &Value| {
+                let mut run = run.clone();
+                // The host's time is the one figure that is not the model's.
+                run.as_object_mut().unwrap().remove("host_seconds");
+                run
+            };
+            let run = without_host_time(&config["runs"][w]);
+            assert!(run["cycles"].as_u64().unwrap() > 0);
+            assert_eq!(
+                run,
+                without_host_time(&theirs["runs"][w]),
+                "{label} on {w}: {stale}"
+            );
+            assert_eq!(
+                config["normalised_ipc"][w], theirs["normalised_ipc"][w],
+                "{label} on {w}: {stale}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_lwm_page_regenerates() {
+    assert_page_regenerates(&weft_eval::lwm::Lwm::new(), &["blackjack", "matrix_mult"]);
+}
+
+#[test]
+fn a_workload_that_is_not_there_is_named() {
+    at_the_root();
+    let options = Options {
+        out: scratch("missing"),
+        dir: None,
+        only: vec!["nosuch".into()],
+        jobs: 2,
+    };
+    let e = weft_eval::run(&weft_eval::lwm::Lwm::new(), &options, &|_| {}).unwrap_err();
+    assert_eq!(e, "--only nosuch: no nosuch.c in kernels/lwm");
+    let zero = Options { jobs: 0, ..options };
+    let e = weft_eval::run(&weft_eval::lwm::Lwm::new(), &zero, &|_| {}).unwrap_err();
+    assert_eq!(e, "--jobs 0: at least one run at a time");
+}

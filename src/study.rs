@@ -1,0 +1,63 @@
+//! `weft eval` and `weft workloads`: their arguments; the work is weft-eval's.
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::Args;
+use std::path::PathBuf;
+use weft_eval::workloads::WorkloadsOptions;
+
+fn studies() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        weft_eval::STUDIES
+            .iter()
+            .map(|(name, about)| PossibleValue::new(name).help(about)),
+    )
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The study.
+    #[arg(value_parser = studies())]
+    study: String,
+    /// Where the page, its data and charts are written.
+    #[arg(long, default_value = "docs/eval")]
+    out: PathBuf,
+    /// The folder of the workloads (default: the study's, kernels/STUDY).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Only these workloads (comma-separated names, default: every kernel in --dir).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Runs at a time.
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+}
+
+pub fn eval(args: EvalArgs) -> Result<(), String> {
+    let options = weft_eval::Options {
+        out: args.out,
+        dir: args.dir,
+        only: args.only,
+        jobs: args.jobs,
+    };
+    weft_eval::run_named(&args.study, &options, &|line| eprintln!("{line}"))
+}
+
+#[derive(Args)]
+pub struct WorkloadsArgs {
+    /// A machine preset (lwm) or a TOML file of machine keys.
+    #[arg(long, default_value = "lwm")]
+    machine: String,
+    /// Override one machine key: KEY=VALUE (repeatable).
+    #[arg(long = "set")]
+    sets: Vec<String>,
+    /// The folder of the workloads.
+    #[arg(long, default_value = "kernels/lwm")]
+    dir: PathBuf,
+}
+
+pub fn workloads(args: WorkloadsArgs) -> Result<(), String> {
+    weft_eval::workloads::workloads(&WorkloadsOptions {
+        machine: args.machine,
+        sets: args.sets,
+        dir: args.dir,
+    })
+}
