@@ -2,6 +2,7 @@
 use crate::workload::{run_to_end, Workload};
 use serde::Serialize;
 use weft_sim::core::machine::Machine;
+use weft_sim::core::simt::stats::Value;
 use weft_sim::core::simt::Stats;
 
 /// What one run measured: the statistics the studies read, flat, as the JSON records
@@ -27,29 +28,33 @@ pub struct Measured {
 }
 
 impl Measured {
-    /// The one projection of the core's statistics the studies read.
-    pub fn of(s: Stats, host_seconds: f64) -> Measured {
-        Measured {
-            cycles: s.cycles,
-            thread_instructions: s.thread_instructions,
-            warp_instructions: s.warp_instructions,
-            l1_loads: s.l1.loads,
-            l1_stores: s.l1.stores,
-            dram_row_hits: s.dram.row_hits,
-            barrier_stalls: s.stalls.barrier,
-            ipc: s.ipc,
-            simd_utilisation: s.simd_utilisation,
-            idle_fraction: s.idle_fraction,
-            active_lanes_histogram: s.active_lanes_histogram,
+    /// The figures the studies read, from the statistics' one projection.
+    pub fn of(s: Stats, host_seconds: f64) -> Result<Measured, String> {
+        let f = s.figures();
+        Ok(Measured {
+            cycles: f.count("cycles")?,
+            thread_instructions: f.count("thread_instructions")?,
+            warp_instructions: f.count("warp_instructions")?,
+            l1_loads: f.count("l1_loads")?,
+            l1_stores: f.count("l1_stores")?,
+            dram_row_hits: f.count("dram_row_hits")?,
+            barrier_stalls: f.count("stalls_barrier")?,
+            ipc: f.number("ipc")?,
+            simd_utilisation: f.number("simd_utilisation")?,
+            idle_fraction: f.number("idle_fraction")?,
+            active_lanes_histogram: match f.get("active_lanes_histogram")? {
+                Value::Counts(h) => h.clone(),
+                v => return Err(format!("active_lanes_histogram is {v:?}")),
+            },
             host_seconds,
-        }
+        })
     }
 }
 
 /// Runs `w` on the SIMT core with `machine`.
 pub fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
     let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
-    Ok(Measured::of(run.stats, run.seconds))
+    Measured::of(run.stats, run.seconds)
 }
 
 /// The machine `--machine NAME|FILE.toml` and `--set KEY=VALUE`... describe.

@@ -3,14 +3,14 @@
 //! simulation, co-simulation and proofs).
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-use weft_flow::commands::{self, exported_file, work_dir, AreaCommand, FpgaCommand, ReportCommand};
+use std::time::Instant;
+use weft_flow::commands::{self, exported_file, AreaCommand, FpgaCommand, ReportCommand};
 use weft_flow::fpga::Device;
 use weft_flow::lint;
 use weft_flow::report::{self, Design};
-use weft_testbenches::cosim::{self, Simulator};
+use weft_testbenches::commands::{self as on_presets, select, ProveOptions};
+use weft_testbenches::cosim::Simulator;
 use weft_testbenches::presets::{self, Preset};
-use weft_testbenches::run::{run, Outputs};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum DeviceChoice {
@@ -46,14 +46,6 @@ impl SimulatorChoice {
     }
 }
 
-/// The named presets, or all of them when none is named.
-fn select(names: &[String]) -> Result<Vec<Preset>, String> {
-    if names.is_empty() {
-        return Ok(presets::all());
-    }
-    names.iter().map(|n| presets::find(n)).collect()
-}
-
 /// The presets' exported files in `dir`: (name, file).
 fn exported(dir: &Path, list: &[Preset]) -> Result<Vec<(&'static str, PathBuf)>, String> {
     list.iter()
@@ -66,13 +58,7 @@ fn as_designs<'a>(files: &'a [(&'static str, PathBuf)]) -> Vec<(&'static str, &'
 }
 
 pub fn list() -> Result<(), String> {
-    for p in presets::all() {
-        let params: Vec<String> = (p.params)()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        println!("{:<28} {:<36} {}", p.name, params.join(" "), p.summary);
-    }
+    on_presets::list();
     Ok(())
 }
 
@@ -252,39 +238,7 @@ pub struct SimArgs {
 }
 
 pub fn sim(a: SimArgs) -> Result<(), String> {
-    let (preset, seed) = (&a.preset, a.seed);
-    let p = presets::find(preset)?;
-    if a.cycles == 0 {
-        return Err("--cycles must be at least 1".into());
-    }
-    let mut bench = (p.bench)();
-    let writer: Option<Box<dyn std::io::Write>> = match &a.vcd {
-        Some(path) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-        ))),
-        None => None,
-    };
-    let outputs = Outputs {
-        vcd: writer,
-        vectors: None,
-        progress_every: cosim::progress_step(a.cycles),
-    };
-    let report = run(bench.as_mut(), a.cycles, seed, outputs)
-        .map_err(|e| format!("{preset} (seed {seed}): {e}"))?;
-    println!(
-        "{preset}: {} cycles, seed {seed}, model and RTL agree every cycle; {:.0} simulated cycles/s",
-        report.cycles,
-        report.cycles_per_second()
-    );
-    if let Some(path) = a.vcd {
-        println!(
-            "waveform: {} (open with `gtkwave {}`)",
-            path.display(),
-            path.display()
-        );
-    }
-    Ok(())
+    on_presets::simulate(&a.preset, a.cycles, a.seed, a.vcd.as_deref())
 }
 
 #[derive(Args)]
@@ -306,28 +260,13 @@ pub struct ProveArgs {
 }
 
 pub fn prove(a: ProveArgs) -> Result<(), String> {
-    use weft_testbenches::formal;
-    if a.depth < 2 {
-        return Err("--depth must be at least 2 (cycle 1 is the reset)".into());
-    }
-    if a.minutes == Some(0) {
-        return Err("--minutes must be at least 1".into());
-    }
-    let limit = a.minutes.map(|m| Duration::from_secs(60 * m));
-    let mut failures = 0;
-    for p in &select(&a.presets)? {
-        let file = exported_file(&a.dir, p.name)?;
-        println!("{}:", p.name);
-        let proofs = formal::prove(p, &file, a.depth, &a.out.join(p.name), limit)?;
-        for proof in &proofs {
-            println!("  {}", proof.line());
-        }
-        failures += proofs.iter().filter(|p| formal::failed(p)).count();
-    }
-    if failures > 0 {
-        return Err(format!("{failures} properties failed"));
-    }
-    Ok(())
+    let options = ProveOptions {
+        dir: a.dir,
+        depth: a.depth,
+        minutes: a.minutes,
+        out: a.out,
+    };
+    on_presets::prove(&a.presets, &options)
 }
 
 #[derive(Args)]
@@ -345,22 +284,11 @@ pub struct CosimArgs {
 }
 
 pub fn cosim(a: CosimArgs) -> Result<(), String> {
-    let p = presets::find(&a.preset)?;
-    let dir = work_dir(&a.keep, &format!("cosim-{}", p.name));
-    let result = cosim::cosimulate(&p, a.cycles, a.seed, &a.simulator.simulators(), &dir);
-    if a.keep.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    let c = result?;
-    print!("{}", c.summary());
-    let failures = c.failures();
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "co-simulation of {} failed: {}",
-            c.preset,
-            failures.join("; ")
-        ))
-    }
+    on_presets::cosimulate(
+        &a.preset,
+        a.cycles,
+        a.seed,
+        &a.simulator.simulators(),
+        &a.keep,
+    )
 }

@@ -201,7 +201,7 @@ fn print_text(
     );
     // Every figure of the run; a second cache level only when the machine has one.
     let width = 41;
-    for f in s.figures() {
+    for f in s.figures().0 {
         if f.key.starts_with("l2_") && m.l2_kb == 0 {
             continue;
         }

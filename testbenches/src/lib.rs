@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod capri;
 pub mod cgrf;
+pub mod commands;
 pub mod convert;
 pub mod cosim;
 pub mod dom;

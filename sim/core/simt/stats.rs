@@ -176,16 +176,40 @@ pub struct Figure {
     pub value: Value,
 }
 
-/// Collects figures in order.
-#[derive(Default)]
+/// A run's figures, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Figures(pub Vec<Figure>);
 
 impl Figures {
     pub fn add(&mut self, key: &'static str, label: &'static str, value: Value) {
         self.0.push(Figure { key, label, value });
     }
-    pub fn count(&mut self, key: &'static str, label: &'static str, n: u64) {
+    pub fn add_count(&mut self, key: &'static str, label: &'static str, n: u64) {
         self.add(key, label, Value::Count(n));
+    }
+
+    /// The figure `key`.
+    pub fn get(&self, key: &str) -> Result<&Value, String> {
+        self.0
+            .iter()
+            .find(|f| f.key == key)
+            .map(|f| &f.value)
+            .ok_or_else(|| format!("no statistic `{key}`"))
+    }
+
+    /// The count `key`.
+    pub fn count(&self, key: &str) -> Result<u64, String> {
+        match self.get(key)? {
+            Value::Count(n) => Ok(*n),
+            v => Err(format!("`{key}` is {v:?}, not a count")),
+        }
+    }
+
+    /// The number `key` (a count, number or share).
+    pub fn number(&self, key: &str) -> Result<f64, String> {
+        let v = self.get(key)?;
+        v.number()
+            .ok_or_else(|| format!("`{key}` is {v:?}, not a number"))
     }
 }
 
@@ -201,28 +225,28 @@ fn ratio(a: u64, b: u64) -> f64 {
 macro_rules! cache {
     ($f:expr, $c:expr, $key:literal, $name:literal) => {
         let c = &$c;
-        $f.count(
+        $f.add_count(
             concat!($key, "_loads"),
             concat!($name, " loads (lookups)"),
             c.loads,
         );
-        $f.count(concat!($key, "_hits"), concat!($name, " hits"), c.hits);
-        $f.count(
+        $f.add_count(concat!($key, "_hits"), concat!($name, " hits"), c.hits);
+        $f.add_count(
             concat!($key, "_misses"),
             concat!($name, " misses"),
             c.misses,
         );
-        $f.count(
+        $f.add_count(
             concat!($key, "_merged"),
             concat!($name, " misses merged into an MSHR"),
             c.merged,
         );
-        $f.count(
+        $f.add_count(
             concat!($key, "_mshr_full"),
             concat!($name, " lookups replayed for want of an MSHR"),
             c.mshr_full,
         );
-        $f.count(
+        $f.add_count(
             concat!($key, "_stores"),
             concat!($name, " stores"),
             c.stores,
@@ -238,15 +262,15 @@ macro_rules! cache {
 impl Stats {
     /// Every figure of the run: the one projection that `weft run`, `weft workloads`
     /// and the studies print from.
-    pub fn figures(&self) -> Vec<Figure> {
+    pub fn figures(&self) -> Figures {
         let mut f = Figures::default();
-        f.count("cycles", "cycles", self.cycles);
-        f.count(
+        f.add_count("cycles", "cycles", self.cycles);
+        f.add_count(
             "thread_instructions",
             "thread instructions",
             self.thread_instructions,
         );
-        f.count(
+        f.add_count(
             "warp_instructions",
             "warp instructions (into the SIMD lanes)",
             self.warp_instructions,
@@ -271,28 +295,28 @@ impl Stats {
             "active lanes (lanes:cycles)",
             Value::Counts(self.active_lanes_histogram.clone()),
         );
-        f.count("idle_cycles", "idle cycles", self.idle_cycles);
+        f.add_count("idle_cycles", "idle cycles", self.idle_cycles);
         f.add(
             "idle_fraction",
             "idle cycles' share",
             Value::Share(self.idle_fraction),
         );
         let st = &self.stalls;
-        f.count(
+        f.add_count(
             "stalls_memory_serialization",
             "idle: memory serialization",
             st.memory_serialization,
         );
-        f.count("stalls_memory", "idle: waiting for memory", st.memory);
-        f.count("stalls_barrier", "idle: waiting at a barrier", st.barrier);
-        f.count(
+        f.add_count("stalls_memory", "idle: waiting for memory", st.memory);
+        f.add_count("stalls_barrier", "idle: waiting at a barrier", st.barrier);
+        f.add_count(
             "stalls_pipeline",
             "idle: every warp in the pipeline",
             st.pipeline,
         );
-        f.count("stalls_empty", "idle: no warp on the core", st.empty);
-        f.count("stalls_drain", "idle: draining the last stores", st.drain);
-        f.count(
+        f.add_count("stalls_empty", "idle: no warp on the core", st.empty);
+        f.add_count("stalls_drain", "idle: draining the last stores", st.drain);
+        f.add_count(
             "private_accesses",
             "private accesses",
             self.private_accesses,
@@ -300,12 +324,12 @@ impl Stats {
         cache!(f, self.l1, "l1", "L1");
         cache!(f, self.l2, "l2", "L2");
         let d = &self.dram;
-        f.count("dram_reads", "DRAM reads", d.reads);
-        f.count("dram_writes", "DRAM writes", d.writes);
-        f.count("dram_row_hits", "DRAM row hits", d.row_hits);
-        f.count("dram_row_conflicts", "DRAM row conflicts", d.row_conflicts);
-        f.count("dram_bytes", "DRAM bytes", d.bytes);
-        f.count(
+        f.add_count("dram_reads", "DRAM reads", d.reads);
+        f.add_count("dram_writes", "DRAM writes", d.writes);
+        f.add_count("dram_row_hits", "DRAM row hits", d.row_hits);
+        f.add_count("dram_row_conflicts", "DRAM row conflicts", d.row_conflicts);
+        f.add_count("dram_bytes", "DRAM bytes", d.bytes);
+        f.add_count(
             "dram_latency_cycles",
             "DRAM latency, summed (cycles)",
             d.latency_cycles,
@@ -326,14 +350,6 @@ impl Stats {
             Value::Share(self.dram_bandwidth_used),
         );
         self.divergence.figures(&mut f);
-        f.0
-    }
-
-    /// The figure `key` (one of [`Stats::figures`]'s).
-    pub fn figure(&self, key: &str) -> Option<Value> {
-        self.figures()
-            .into_iter()
-            .find(|f| f.key == key)
-            .map(|f| f.value)
+        f
     }
 }

@@ -29,7 +29,7 @@ pub struct LwmStats {
 
 impl LwmStats {
     pub fn figures(&self, f: &mut Figures) {
-        f.count(
+        f.add_count(
             "lwm_jump_opt_threads",
             "LWM jump threads beyond one sub-warp",
             self.jump_opt_threads,

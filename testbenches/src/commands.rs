@@ -1,0 +1,132 @@
+//! The work of `weft list`, `weft sim`, `weft prove` and `weft cosim` on the presets:
+//! the command-line tool parses the arguments and calls these.
+use crate::cosim::{self, Simulator};
+use crate::formal;
+use crate::presets::{self, Preset};
+use crate::run::{run, Outputs};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use weft_flow::commands::{exported_file, work_dir};
+
+/// The named presets, or all of them when none is named.
+pub fn select(names: &[String]) -> Result<Vec<Preset>, String> {
+    if names.is_empty() {
+        return Ok(presets::all());
+    }
+    names.iter().map(|n| presets::find(n)).collect()
+}
+
+/// Every preset with its parameters and summary, one per line.
+pub fn list() {
+    for p in presets::all() {
+        let params: Vec<String> = (p.params)()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        println!("{:<28} {:<36} {}", p.name, params.join(" "), p.summary);
+    }
+}
+
+/// Random stimulus on `preset` for `cycles` cycles, checked every cycle against the
+/// golden model and the contracts; streams a VCD to `vcd`.
+pub fn simulate(preset: &str, cycles: u64, seed: u64, vcd: Option<&Path>) -> Result<(), String> {
+    let p = presets::find(preset)?;
+    if cycles == 0 {
+        return Err("--cycles must be at least 1".into());
+    }
+    let mut bench = (p.bench)();
+    let writer: Option<Box<dyn std::io::Write>> = match vcd {
+        Some(path) => Some(Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ))),
+        None => None,
+    };
+    let outputs = Outputs {
+        vcd: writer,
+        vectors: None,
+        progress_every: cosim::progress_step(cycles),
+    };
+    let report = run(bench.as_mut(), cycles, seed, outputs)
+        .map_err(|e| format!("{preset} (seed {seed}): {e}"))?;
+    println!(
+        "{preset}: {} cycles, seed {seed}, model and RTL agree every cycle; {:.0} simulated cycles/s",
+        report.cycles,
+        report.cycles_per_second()
+    );
+    if let Some(path) = vcd {
+        println!(
+            "waveform: {} (open with `gtkwave {}`)",
+            path.display(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// What `weft prove` is asked.
+pub struct ProveOptions {
+    /// Where the exported Verilog is read.
+    pub dir: PathBuf,
+    /// Cycles from reset checked, and the longest induction tried.
+    pub depth: u32,
+    /// Stop each property's proof after this many minutes.
+    pub minutes: Option<u64>,
+    /// Where the harnesses and counterexamples are written.
+    pub out: PathBuf,
+}
+
+/// Proves each preset's properties; an error when any fails.
+pub fn prove(names: &[String], o: &ProveOptions) -> Result<(), String> {
+    if o.depth < 2 {
+        return Err("--depth must be at least 2 (cycle 1 is the reset)".into());
+    }
+    if o.minutes == Some(0) {
+        return Err("--minutes must be at least 1".into());
+    }
+    let limit = o.minutes.map(|m| Duration::from_secs(60 * m));
+    let mut failures = 0;
+    for p in &select(names)? {
+        let file = exported_file(&o.dir, p.name)?;
+        println!("{}:", p.name);
+        let proofs = formal::prove(p, &file, o.depth, &o.out.join(p.name), limit)?;
+        for proof in &proofs {
+            println!("  {}", proof.line());
+        }
+        failures += proofs.iter().filter(|p| formal::failed(p)).count();
+    }
+    if failures > 0 {
+        return Err(format!("{failures} properties failed"));
+    }
+    Ok(())
+}
+
+/// Records `preset`'s ports from the Rust simulation and replays them on its exported
+/// Verilog under `simulators`; an error names every mismatch. `keep`: the folder that
+/// keeps the replay's files (otherwise a scratch folder, removed).
+pub fn cosimulate(
+    preset: &str,
+    cycles: u64,
+    seed: u64,
+    simulators: &[Simulator],
+    keep: &Option<PathBuf>,
+) -> Result<(), String> {
+    let p = presets::find(preset)?;
+    let dir = work_dir(keep, &format!("cosim-{}", p.name));
+    let result = cosim::cosimulate(&p, cycles, seed, simulators, &dir);
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let c = result?;
+    print!("{}", c.summary());
+    let failures = c.failures();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "co-simulation of {} failed: {}",
+            c.preset,
+            failures.join("; ")
+        ))
+    }
+}
