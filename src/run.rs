@@ -1,4 +1,4 @@
-//! `weft run`: a C kernel (or its RV32IMF ELF) on the core model (shared/CORE.md §2).
+//! `weft run`: a C kernel (or its RV32IMF ELF) on the core model (docs/core.md §2).
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

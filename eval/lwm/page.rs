@@ -334,7 +334,7 @@ impl LwmPage<'_> {
         s.push_str("# Large warps and two-level scheduling on weft's core (LWM paper §6)\n\n");
         s.push_str(&format!(
             "Regenerate with `cargo run --release -- eval lwm` ({} runs, {} on two cores). \
-             Machine: the `lwm` preset (CORE.md §3: 1 core, {} lanes, {} threads, barrel \
+             Machine: the `lwm` preset (docs/core.md §3: 1 core, {} lanes, {} threads, barrel \
              processing, 7-stage pipeline, 32 KB L1, DRAM 8 banks FCFS 128 GB/s at an assumed \
              1.5 GHz). Workloads: `kernels/lwm/` ({}). Performance is IPC normalised to the \
              baseline (32 warps of 32, round robin); every configuration runs the same thread \

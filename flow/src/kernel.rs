@@ -4,7 +4,7 @@
 use crate::tools::{transcript, CLANG, LLD};
 use std::path::{Path, PathBuf};
 
-/// The compile flags fixed by the core model's contract (shared/CORE.md §1).
+/// The compile flags fixed by the core model's contract (docs/core.md §1).
 pub const FLAGS: [&str; 9] = [
     "--target=riscv32-unknown-elf",
     "-march=rv32imf",

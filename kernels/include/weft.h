@@ -1,4 +1,4 @@
-/* weft.h: the kernel interface of weft's GPU core model (shared/CORE.md §1).
+/* weft.h: the kernel interface of weft's GPU core model (docs/core.md §1).
  *
  * One kernel is one freestanding C11 file:
  *   - device memory is the file's global variables;

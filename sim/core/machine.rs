@@ -1,5 +1,5 @@
 //! A machine: the core model's parameters, as a TOML file or a named preset, with
-//! `--set KEY=VALUE` overrides (shared/CORE.md §2, §3). Every key has a meaning and a
+//! `--set KEY=VALUE` overrides (docs/core.md §2, §3). Every key has a meaning and a
 //! default (the `lwm` preset); a key that does not exist, a value of the wrong type and a
 //! combination that cannot work are refused with a message.
 use serde::{Deserialize, Serialize};

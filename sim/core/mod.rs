@@ -1,4 +1,4 @@
-//! The GPU core model (shared/CORE.md): C kernels compiled to RV32IMF run on a
+//! The GPU core model (docs/core.md): C kernels compiled to RV32IMF run on a
 //! cycle-level SIMT core composed of weft's golden models.
 //!
 //! - [`image`]: the kernel's ELF as a program image, symbols and launch size;
