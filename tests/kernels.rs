@@ -979,3 +979,21 @@ fn eval_names_a_missing_workload_and_the_studies() {
         text(&out)
     );
 }
+
+/// A loop with data-dependent trip counts (each thread's Collatz steps, 0 to a few
+/// hundred): it matches the native run on every variant machine, and with SPEC §2.4's
+/// refinements its warps' stacks stay within 8 entries, at warps of 32 and at large
+/// warps of 256 (without them: 63 and 277 entries, one or two per exit iteration).
+#[test]
+fn collatz_matches_the_native_run_in_a_stack_of_eight_entries() {
+    assert_matches_native("micro/collatz");
+    let run = functional_run("micro/collatz");
+    assert_timed_matches_functional(
+        "micro/collatz",
+        &run,
+        &[
+            &["stack_entries=8"],
+            &["divergence=lwm", "warp_size=256", "stack_entries=8"],
+        ],
+    );
+}

@@ -39,16 +39,15 @@ module divergence_stack(clock,reset,init,init_mask,init_pc,branch,taken_mask,tak
     localparam  at$5 = 4'h5;
     localparam  at$6 = 4'h6;
     localparam  at$7 = 4'h7;
-    localparam  taken_at$0 = 4'h8;
-    localparam  taken_at$1 = 4'h0;
-    localparam  taken_at$2 = 4'h1;
-    localparam  taken_at$3 = 4'h2;
-    localparam  taken_at$4 = 4'h3;
-    localparam  taken_at$5 = 4'h4;
-    localparam  taken_at$6 = 4'h5;
-    localparam  taken_at$7 = 4'h6;
+    localparam  below$0 = 4'h0;
+    localparam  below$1 = 4'h0;
+    localparam  below$2 = 4'h1;
+    localparam  below$3 = 4'h2;
+    localparam  below$4 = 4'h3;
+    localparam  below$5 = 4'h4;
+    localparam  below$6 = 4'h5;
+    localparam  below$7 = 4'h6;
     localparam  count_one = 4'h1;
-    localparam  count_two = 4'h2;
     localparam  count_zero = 4'h0;
     localparam  pc_zero = 32'h0;
     localparam  mask_zero = 32'h0;
@@ -142,25 +141,18 @@ module divergence_stack(clock,reset,init,init_mask,init_pc,branch,taken_mask,tak
     reg  [31:0] uniform_pc;
     reg  do_branch;
     reg  do_advance;
+    reg  divergent;
     reg  do_push;
-    reg  [31:0] new_pc$0;
-    reg  [31:0] new_pc$1;
-    reg  [31:0] new_pc$2;
-    reg  [31:0] new_pc$3;
-    reg  [31:0] new_pc$4;
-    reg  [31:0] new_pc$5;
-    reg  [31:0] new_pc$6;
-    reg  [31:0] new_pc$7;
-    reg  [31:0] new_rpc$0;
-    reg  [31:0] new_rpc$1;
-    reg  [31:0] new_rpc$2;
-    reg  [31:0] new_rpc$3;
-    reg  [31:0] new_rpc$4;
-    reg  [31:0] new_rpc$5;
-    reg  [31:0] new_rpc$6;
-    reg  [31:0] new_rpc$7;
+    reg  push_taken;
+    reg  push_not_taken;
+    reg  replace;
+    reg  do_move;
+    reg  [31:0] moved_pc;
+    reg  [3:0] not_taken_slot;
+    reg  [3:0] taken_slot;
     reg  [3:0] grown;
-    reg  [3:0] popped;
+    reg  room_one;
+    reg  room_two;
     reg  fits;
 
     // Sub module instances
@@ -300,35 +292,27 @@ module divergence_stack(clock,reset,init,init_mask,init_pc,branch,taken_mask,tak
         entry_pc$0$clock = clock;
         entry_rpc$0$clock = clock;
         entry_mask$0$clock = clock;
-        entry_mask$0$d = entry_mask$0$q;
         entry_pc$1$clock = clock;
         entry_rpc$1$clock = clock;
         entry_mask$1$clock = clock;
-        entry_mask$1$d = entry_mask$1$q;
         entry_pc$2$clock = clock;
         entry_rpc$2$clock = clock;
         entry_mask$2$clock = clock;
-        entry_mask$2$d = entry_mask$2$q;
         entry_pc$3$clock = clock;
         entry_rpc$3$clock = clock;
         entry_mask$3$clock = clock;
-        entry_mask$3$d = entry_mask$3$q;
         entry_pc$4$clock = clock;
         entry_rpc$4$clock = clock;
         entry_mask$4$clock = clock;
-        entry_mask$4$d = entry_mask$4$q;
         entry_pc$5$clock = clock;
         entry_rpc$5$clock = clock;
         entry_mask$5$clock = clock;
-        entry_mask$5$d = entry_mask$5$q;
         entry_pc$6$clock = clock;
         entry_rpc$6$clock = clock;
         entry_mask$6$clock = clock;
-        entry_mask$6$d = entry_mask$6$q;
         entry_pc$7$clock = clock;
         entry_rpc$7$clock = clock;
         entry_mask$7$clock = clock;
-        entry_mask$7$d = entry_mask$7$q;
         count$clock = clock;
         overflowed$clock = clock;
         count$d = count$q;
@@ -389,280 +373,266 @@ module divergence_stack(clock,reset,init,init_mask,init_pc,branch,taken_mask,tak
         end
         do_branch = branch & ~init & |count$q;
         do_advance = advance & ~branch & ~init & |count$q;
-        do_push = do_branch & |taken_now & |not_taken_now;
-        fits = 1'b0;
-        if (count$q == taken_at$1) begin
-            fits = 1'b1;
+        divergent = do_branch & |taken_now & |not_taken_now;
+        push_taken = taken_pc != reconv_pc;
+        push_not_taken = not_taken_pc != reconv_pc;
+        replace = (count$q != count_one) & (top_rpc == reconv_pc);
+        room_one = 1'b0;
+        if (count$q == at$0) begin
+            room_one = 1'b1;
         end
-        if (count$q == taken_at$2) begin
-            fits = 1'b1;
+        if (count$q == at$1) begin
+            room_one = 1'b1;
         end
-        if (count$q == taken_at$3) begin
-            fits = 1'b1;
+        if (count$q == at$2) begin
+            room_one = 1'b1;
         end
-        if (count$q == taken_at$4) begin
-            fits = 1'b1;
+        if (count$q == at$3) begin
+            room_one = 1'b1;
         end
-        if (count$q == taken_at$5) begin
-            fits = 1'b1;
+        if (count$q == at$4) begin
+            room_one = 1'b1;
         end
-        if (count$q == taken_at$6) begin
-            fits = 1'b1;
+        if (count$q == at$5) begin
+            room_one = 1'b1;
         end
-        if (count$q == taken_at$7) begin
-            fits = 1'b1;
+        if (count$q == at$6) begin
+            room_one = 1'b1;
         end
-        if (do_push & ~fits) begin
-            do_push = 1'b0;
-            do_branch = 1'b0;
+        if (count$q == at$7) begin
+            room_one = 1'b1;
+        end
+        room_two = 1'b0;
+        if (count$q == below$0) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$1) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$2) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$3) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$4) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$5) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$6) begin
+            room_two = 1'b1;
+        end
+        if (count$q == below$7) begin
+            room_two = 1'b1;
+        end
+        fits = 1'b1;
+        if ((push_taken | push_not_taken) & ~replace) begin
+            fits = room_one;
+        end
+        if (push_taken & push_not_taken) begin
+            fits = room_one;
+            if (~replace) begin
+                fits = room_two;
+            end
+        end
+        do_push = divergent & fits;
+        if (divergent & ~fits) begin
             overflowed$d = 1'b1;
+        end
+        do_move = do_advance | (do_branch & ~divergent);
+        moved_pc = next_pc;
+        if (do_branch) begin
+            moved_pc = uniform_pc;
+        end
+        not_taken_slot = count$q;
+        if (replace) begin
+            not_taken_slot = count$q - count_one;
+        end
+        taken_slot = not_taken_slot;
+        if (push_not_taken) begin
+            taken_slot = not_taken_slot + count_one;
         end
         grown = count$q;
         if (do_push) begin
-            grown = count$q + count_two;
+            grown = taken_slot;
+            if (push_taken) begin
+                grown = taken_slot + count_one;
+            end
         end
-        new_pc$0 = entry_pc$0$q;
-        new_rpc$0 = entry_rpc$0$q;
+        if (do_move & (moved_pc == top_rpc) & (count$q != count_one)) begin
+            grown = count$q - count_one;
+        end
+        entry_pc$0$d = entry_pc$0$q;
+        entry_rpc$0$d = entry_rpc$0$q;
+        entry_mask$0$d = entry_mask$0$q;
         if (count$q == top_at$0) begin
-            if (do_advance) begin
-                new_pc$0 = next_pc;
+            if (do_move) begin
+                entry_pc$0$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$0 = uniform_pc;
-                if (do_push) begin
-                    new_pc$0 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$0$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$0) begin
-                new_pc$0 = not_taken_pc;
-                new_rpc$0 = reconv_pc;
-                entry_mask$0$d = not_taken_now;
-            end
-            if (count$q == taken_at$0) begin
-                new_pc$0 = taken_pc;
-                new_rpc$0 = reconv_pc;
-                entry_mask$0$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$0)) begin
+            entry_pc$0$d = not_taken_pc;
+            entry_rpc$0$d = reconv_pc;
+            entry_mask$0$d = not_taken_now;
         end
-        entry_pc$0$d = new_pc$0;
-        entry_rpc$0$d = new_rpc$0;
-        new_pc$1 = entry_pc$1$q;
-        new_rpc$1 = entry_rpc$1$q;
+        if (do_push & push_taken & (taken_slot == at$0)) begin
+            entry_pc$0$d = taken_pc;
+            entry_rpc$0$d = reconv_pc;
+            entry_mask$0$d = taken_now;
+        end
+        entry_pc$1$d = entry_pc$1$q;
+        entry_rpc$1$d = entry_rpc$1$q;
+        entry_mask$1$d = entry_mask$1$q;
         if (count$q == top_at$1) begin
-            if (do_advance) begin
-                new_pc$1 = next_pc;
+            if (do_move) begin
+                entry_pc$1$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$1 = uniform_pc;
-                if (do_push) begin
-                    new_pc$1 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$1$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$1) begin
-                new_pc$1 = not_taken_pc;
-                new_rpc$1 = reconv_pc;
-                entry_mask$1$d = not_taken_now;
-            end
-            if (count$q == taken_at$1) begin
-                new_pc$1 = taken_pc;
-                new_rpc$1 = reconv_pc;
-                entry_mask$1$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$1)) begin
+            entry_pc$1$d = not_taken_pc;
+            entry_rpc$1$d = reconv_pc;
+            entry_mask$1$d = not_taken_now;
         end
-        entry_pc$1$d = new_pc$1;
-        entry_rpc$1$d = new_rpc$1;
-        new_pc$2 = entry_pc$2$q;
-        new_rpc$2 = entry_rpc$2$q;
+        if (do_push & push_taken & (taken_slot == at$1)) begin
+            entry_pc$1$d = taken_pc;
+            entry_rpc$1$d = reconv_pc;
+            entry_mask$1$d = taken_now;
+        end
+        entry_pc$2$d = entry_pc$2$q;
+        entry_rpc$2$d = entry_rpc$2$q;
+        entry_mask$2$d = entry_mask$2$q;
         if (count$q == top_at$2) begin
-            if (do_advance) begin
-                new_pc$2 = next_pc;
+            if (do_move) begin
+                entry_pc$2$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$2 = uniform_pc;
-                if (do_push) begin
-                    new_pc$2 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$2$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$2) begin
-                new_pc$2 = not_taken_pc;
-                new_rpc$2 = reconv_pc;
-                entry_mask$2$d = not_taken_now;
-            end
-            if (count$q == taken_at$2) begin
-                new_pc$2 = taken_pc;
-                new_rpc$2 = reconv_pc;
-                entry_mask$2$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$2)) begin
+            entry_pc$2$d = not_taken_pc;
+            entry_rpc$2$d = reconv_pc;
+            entry_mask$2$d = not_taken_now;
         end
-        entry_pc$2$d = new_pc$2;
-        entry_rpc$2$d = new_rpc$2;
-        new_pc$3 = entry_pc$3$q;
-        new_rpc$3 = entry_rpc$3$q;
+        if (do_push & push_taken & (taken_slot == at$2)) begin
+            entry_pc$2$d = taken_pc;
+            entry_rpc$2$d = reconv_pc;
+            entry_mask$2$d = taken_now;
+        end
+        entry_pc$3$d = entry_pc$3$q;
+        entry_rpc$3$d = entry_rpc$3$q;
+        entry_mask$3$d = entry_mask$3$q;
         if (count$q == top_at$3) begin
-            if (do_advance) begin
-                new_pc$3 = next_pc;
+            if (do_move) begin
+                entry_pc$3$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$3 = uniform_pc;
-                if (do_push) begin
-                    new_pc$3 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$3$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$3) begin
-                new_pc$3 = not_taken_pc;
-                new_rpc$3 = reconv_pc;
-                entry_mask$3$d = not_taken_now;
-            end
-            if (count$q == taken_at$3) begin
-                new_pc$3 = taken_pc;
-                new_rpc$3 = reconv_pc;
-                entry_mask$3$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$3)) begin
+            entry_pc$3$d = not_taken_pc;
+            entry_rpc$3$d = reconv_pc;
+            entry_mask$3$d = not_taken_now;
         end
-        entry_pc$3$d = new_pc$3;
-        entry_rpc$3$d = new_rpc$3;
-        new_pc$4 = entry_pc$4$q;
-        new_rpc$4 = entry_rpc$4$q;
+        if (do_push & push_taken & (taken_slot == at$3)) begin
+            entry_pc$3$d = taken_pc;
+            entry_rpc$3$d = reconv_pc;
+            entry_mask$3$d = taken_now;
+        end
+        entry_pc$4$d = entry_pc$4$q;
+        entry_rpc$4$d = entry_rpc$4$q;
+        entry_mask$4$d = entry_mask$4$q;
         if (count$q == top_at$4) begin
-            if (do_advance) begin
-                new_pc$4 = next_pc;
+            if (do_move) begin
+                entry_pc$4$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$4 = uniform_pc;
-                if (do_push) begin
-                    new_pc$4 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$4$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$4) begin
-                new_pc$4 = not_taken_pc;
-                new_rpc$4 = reconv_pc;
-                entry_mask$4$d = not_taken_now;
-            end
-            if (count$q == taken_at$4) begin
-                new_pc$4 = taken_pc;
-                new_rpc$4 = reconv_pc;
-                entry_mask$4$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$4)) begin
+            entry_pc$4$d = not_taken_pc;
+            entry_rpc$4$d = reconv_pc;
+            entry_mask$4$d = not_taken_now;
         end
-        entry_pc$4$d = new_pc$4;
-        entry_rpc$4$d = new_rpc$4;
-        new_pc$5 = entry_pc$5$q;
-        new_rpc$5 = entry_rpc$5$q;
+        if (do_push & push_taken & (taken_slot == at$4)) begin
+            entry_pc$4$d = taken_pc;
+            entry_rpc$4$d = reconv_pc;
+            entry_mask$4$d = taken_now;
+        end
+        entry_pc$5$d = entry_pc$5$q;
+        entry_rpc$5$d = entry_rpc$5$q;
+        entry_mask$5$d = entry_mask$5$q;
         if (count$q == top_at$5) begin
-            if (do_advance) begin
-                new_pc$5 = next_pc;
+            if (do_move) begin
+                entry_pc$5$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$5 = uniform_pc;
-                if (do_push) begin
-                    new_pc$5 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$5$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$5) begin
-                new_pc$5 = not_taken_pc;
-                new_rpc$5 = reconv_pc;
-                entry_mask$5$d = not_taken_now;
-            end
-            if (count$q == taken_at$5) begin
-                new_pc$5 = taken_pc;
-                new_rpc$5 = reconv_pc;
-                entry_mask$5$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$5)) begin
+            entry_pc$5$d = not_taken_pc;
+            entry_rpc$5$d = reconv_pc;
+            entry_mask$5$d = not_taken_now;
         end
-        entry_pc$5$d = new_pc$5;
-        entry_rpc$5$d = new_rpc$5;
-        new_pc$6 = entry_pc$6$q;
-        new_rpc$6 = entry_rpc$6$q;
+        if (do_push & push_taken & (taken_slot == at$5)) begin
+            entry_pc$5$d = taken_pc;
+            entry_rpc$5$d = reconv_pc;
+            entry_mask$5$d = taken_now;
+        end
+        entry_pc$6$d = entry_pc$6$q;
+        entry_rpc$6$d = entry_rpc$6$q;
+        entry_mask$6$d = entry_mask$6$q;
         if (count$q == top_at$6) begin
-            if (do_advance) begin
-                new_pc$6 = next_pc;
+            if (do_move) begin
+                entry_pc$6$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$6 = uniform_pc;
-                if (do_push) begin
-                    new_pc$6 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$6$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$6) begin
-                new_pc$6 = not_taken_pc;
-                new_rpc$6 = reconv_pc;
-                entry_mask$6$d = not_taken_now;
-            end
-            if (count$q == taken_at$6) begin
-                new_pc$6 = taken_pc;
-                new_rpc$6 = reconv_pc;
-                entry_mask$6$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$6)) begin
+            entry_pc$6$d = not_taken_pc;
+            entry_rpc$6$d = reconv_pc;
+            entry_mask$6$d = not_taken_now;
         end
-        entry_pc$6$d = new_pc$6;
-        entry_rpc$6$d = new_rpc$6;
-        new_pc$7 = entry_pc$7$q;
-        new_rpc$7 = entry_rpc$7$q;
+        if (do_push & push_taken & (taken_slot == at$6)) begin
+            entry_pc$6$d = taken_pc;
+            entry_rpc$6$d = reconv_pc;
+            entry_mask$6$d = taken_now;
+        end
+        entry_pc$7$d = entry_pc$7$q;
+        entry_rpc$7$d = entry_rpc$7$q;
+        entry_mask$7$d = entry_mask$7$q;
         if (count$q == top_at$7) begin
-            if (do_advance) begin
-                new_pc$7 = next_pc;
+            if (do_move) begin
+                entry_pc$7$d = moved_pc;
             end
-            if (do_branch) begin
-                new_pc$7 = uniform_pc;
-                if (do_push) begin
-                    new_pc$7 = reconv_pc;
-                end
+            if (do_push & ~replace) begin
+                entry_pc$7$d = reconv_pc;
             end
         end
-        if (do_push) begin
-            if (count$q == at$7) begin
-                new_pc$7 = not_taken_pc;
-                new_rpc$7 = reconv_pc;
-                entry_mask$7$d = not_taken_now;
-            end
-            if (count$q == taken_at$7) begin
-                new_pc$7 = taken_pc;
-                new_rpc$7 = reconv_pc;
-                entry_mask$7$d = taken_now;
-            end
+        if (do_push & push_not_taken & (not_taken_slot == at$7)) begin
+            entry_pc$7$d = not_taken_pc;
+            entry_rpc$7$d = reconv_pc;
+            entry_mask$7$d = not_taken_now;
         end
-        entry_pc$7$d = new_pc$7;
-        entry_rpc$7$d = new_rpc$7;
-        popped = count_zero;
-        if (|grown) begin
-            popped = count_one;
+        if (do_push & push_taken & (taken_slot == at$7)) begin
+            entry_pc$7$d = taken_pc;
+            entry_rpc$7$d = reconv_pc;
+            entry_mask$7$d = taken_now;
         end
-        if ((grown > at$1) & (new_pc$1 != new_rpc$1)) begin
-            popped = top_at$1;
-        end
-        if ((grown > at$2) & (new_pc$2 != new_rpc$2)) begin
-            popped = top_at$2;
-        end
-        if ((grown > at$3) & (new_pc$3 != new_rpc$3)) begin
-            popped = top_at$3;
-        end
-        if ((grown > at$4) & (new_pc$4 != new_rpc$4)) begin
-            popped = top_at$4;
-        end
-        if ((grown > at$5) & (new_pc$5 != new_rpc$5)) begin
-            popped = top_at$5;
-        end
-        if ((grown > at$6) & (new_pc$6 != new_rpc$6)) begin
-            popped = top_at$6;
-        end
-        if ((grown > at$7) & (new_pc$7 != new_rpc$7)) begin
-            popped = top_at$7;
-        end
-        count$d = popped;
+        count$d = grown;
         if (init) begin
             count$d = count_one;
             entry_pc$0$d = init_pc;

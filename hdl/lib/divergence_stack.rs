@@ -6,12 +6,22 @@
 //! (TOS) *is* the warp: its `pc` and `mask` are the warp's current PC and active mask.
 //!
 //! ```text
-//!   divergent branch at TOS (rpc R0, mask M, pc P):     before      after
-//!     1. TOS.pc := reconv_pc  (the join entry)           [R0 M P]    [R0 M  reconv]   <- join
-//!     2. push not-taken (reconv, M & !taken, nt_pc)                  [rc M&!T nt_pc]
-//!     3. push taken     (reconv, M &  taken, t_pc)                   [rc M&T  t_pc ]  <- TOS
-//!   pop: while TOS.pc == TOS.rpc (and TOS is not the base entry), pop.
+//!   divergent branch at TOS (rpc R0, mask M, pc P), reconvergence PC R:
+//!                               before      after (R0 != R or TOS is the base)
+//!     1. TOS.pc := R (join)     [R0 M P]    [R0 M    R    ]   <- join
+//!     2. push not-taken if nt_pc != R       [R  M&!T nt_pc]
+//!     3. push taken     if t_pc  != R       [R  M&T  t_pc ]   <- TOS
+//!                               before      after (R0 == R, TOS not the base)
+//!     1. the TOS is replaced    [R  M P]    [R  M&!T nt_pc]   (if nt_pc != R)
+//!        by the paths pushed                [R  M&T  t_pc ]   (if t_pc  != R) <- TOS
+//!   pop: when a PC update puts the TOS (not the base) on its rpc, pop it.
 //! ```
+//!
+//! The two refinements (GPGPU-Sim's `simt_stack::update`) bound the depth by the
+//! kernel's nesting: a path already at `R` is not pushed (its threads wait in the entry
+//! below), and a branch reconverging where the TOS does replaces it (the entry below
+//! already waits at `R` with every thread). A loop whose threads leave at different
+//! iterations therefore keeps one entry for the loop, not one per exit.
 //!
 //! Interface (all outputs registered: functions of the stack registers only):
 //!
@@ -32,12 +42,18 @@
 //! | mask | out | LANES | TOS active mask: the warp's current mask (0 when `depth = 0`) |
 //! | rpc | out | PCW | TOS reconvergence PC (0 at the base entry and when `depth = 0`) |
 //! | depth | out | DW = clog2(DEPTH+1) | entries on the stack: 0 before `init`, then 1..=DEPTH |
-//! | overflow | out | 1 | sticky: a divergent branch found fewer than 2 free entries; cleared only by reset |
+//! | overflow | out | 1 | sticky: a divergent branch found too few free entries (below); cleared only by reset |
 //!
 //! One edge does one event, priority `reset` > `init` > `branch` > `advance`; `branch`
 //! and `advance` are ignored while `depth = 0`. A branch is divergent when both
 //! `mask & taken_mask` and `mask & !taken_mask` are non-empty; otherwise only the TOS
 //! PC changes (to `taken_pc` when any active thread is taken, else `not_taken_pc`).
+//!
+//! Overflow rule: with `p` the paths pushed (those whose PC is not `reconv_pc`: 0, 1 or
+//! 2) and `r` = 1 when the TOS is replaced (`depth > 1` and `rpc == reconv_pc`), a
+//! divergent branch leaves `depth - r + p` entries; when that exceeds `DEPTH` it is an
+//! overflow and *nothing* but the flag changes (the TOS PC is not rewritten either), so
+//! the warp state stays consistent for whatever recovery the core chooses.
 //!
 //! Latency: the event of edge `t` is visible on the outputs in cycle `t+1`; one event
 //! per cycle, no busy cycles.
@@ -48,23 +64,17 @@
 //!
 //! Choices where the papers are silent:
 //! - `DEPTH` counts every entry, the base included, so the stack holds `DEPTH x
-//!   (2*PCW+LANES)` bits and `k` nested divergent branches need `1 + 2k` entries. A
-//!   divergent branch needs two free entries at once; if they are missing it is an
-//!   overflow and *nothing* changes (the TOS PC is not rewritten either), so the warp
-//!   state stays consistent for whatever recovery the core chooses.
-//! - Pops are combinational and multi-level: on the same edge as the event that changed
-//!   the TOS PC, every consecutive top entry whose `pc == rpc` is popped (an
-//!   if-without-else leaves a not-taken entry whose `pc` is already its `rpc`; nested
-//!   branches can share a reconvergence PC). The popped entry's `pc` becomes the warp's
-//!   PC, so the check is per entry: a DEPTH-way equality compare plus a priority pick of
-//!   the highest non-matching entry. The warp therefore never sits on a TOS with
-//!   `pc == rpc`, and no `busy` handshake is needed.
-//! - The base entry (index 0) never pops; its `rpc` is 0 and is not compared.
+//!   (2*PCW+LANES)` bits; `k` nested divergent branches with distinct reconvergence
+//!   PCs need at most `1 + 2k` entries.
+//! - Every entry above the base has `pc != rpc` (pushed paths are not at their rpc; a
+//!   join entry's rpc differs from its PC, else the TOS would have been replaced), so a
+//!   PC update pops at most the TOS, on the same edge: one equality compare of the new
+//!   PC with the TOS rpc, no `busy` handshake, and the warp never sits on a TOS with
+//!   `pc == rpc`. The proofs carry this invariant.
+//! - The base entry (index 0) is never popped nor replaced; its `rpc` is 0 and is not
+//!   compared.
 //! - Entries are not cleared on reset or pop: with `depth = 0` every output is 0, and
 //!   entries above `depth` are never read.
-//! - A divergent branch's pushes happen even when `taken_pc` or `not_taken_pc` equals
-//!   `reconv_pc`; the pop rule then removes them on the same edge. Overflow is decided
-//!   before that, on the two pushes.
 use rust_hdl::prelude::*;
 
 /// Divergence stack of `DEPTH` entries for `LANES` threads and `PCW`-bit PCs.
@@ -135,25 +145,38 @@ pub struct DivergenceStack<
     /// Qualified events (priority applied).
     do_branch: Signal<Local, Bit>,
     do_advance: Signal<Local, Bit>,
+    /// The branch splits the warp (both paths have active threads).
+    divergent: Signal<Local, Bit>,
+    /// The divergent branch takes effect (its entries fit).
     do_push: Signal<Local, Bit>,
-    /// Entry fields after this edge's event, before the pops.
-    new_pc: [Signal<Local, Bits<PCW>>; DEPTH],
-    new_rpc: [Signal<Local, Bits<PCW>>; DEPTH],
-    /// Entry count after this edge's event, before / after the pops.
+    /// A path is pushed when its PC is not the reconvergence PC.
+    push_taken: Signal<Local, Bit>,
+    push_not_taken: Signal<Local, Bit>,
+    /// The divergent branch replaces the TOS (not the base; its rpc is `reconv_pc`).
+    replace: Signal<Local, Bit>,
+    /// Only the TOS PC changes (advance or uniform branch), to `moved_pc`.
+    do_move: Signal<Local, Bit>,
+    moved_pc: Signal<Local, Bits<PCW>>,
+    /// Slot of the first path pushed (`count - replace`) and of the taken path (one
+    /// above when the not-taken path was pushed).
+    not_taken_slot: Signal<Local, Bits<DW>>,
+    taken_slot: Signal<Local, Bits<DW>>,
+    /// Entry count after this edge's event.
     grown: Signal<Local, Bits<DW>>,
-    popped: Signal<Local, Bits<DW>>,
     /// `count` value when entry `j` is the TOS (`j + 1`).
     top_at: [Constant<Bits<DW>>; DEPTH],
-    /// `count` value when entry `j` takes the not-taken push (`j`); also "entry `j` is
-    /// below `count`" as `count > at[j]`.
+    /// Entry index `j` as a count; "`count` < DEPTH" is `count == at[j]` for some `j`.
     at: [Constant<Bits<DW>>; DEPTH],
-    /// `count` value when entry `j` takes the taken push (`j - 1`; `DEPTH` for entry 0,
-    /// a count at which no push fits).
-    taken_at: [Constant<Bits<DW>>; DEPTH],
-    /// Two entries are free for a divergent branch's pushes.
+    /// `j - 1` (0 for `j = 0`, a repeat): "`count` <= DEPTH - 2" is `count ==
+    /// below[j]` for some `j` (with DEPTH = 1 it also admits `count = 0`, where branches
+    /// are ignored).
+    below: [Constant<Bits<DW>>; DEPTH],
+    /// One / two entries free.
+    room_one: Signal<Local, Bit>,
+    room_two: Signal<Local, Bit>,
+    /// The entries the divergent branch needs are free.
     fits: Signal<Local, Bit>,
     count_one: Constant<Bits<DW>>,
-    count_two: Constant<Bits<DW>>,
     count_zero: Constant<Bits<DW>>,
     pc_zero: Constant<Bits<PCW>>,
     mask_zero: Constant<Bits<LANES>>,
@@ -199,18 +222,23 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> 
             uniform_pc: Default::default(),
             do_branch: Default::default(),
             do_advance: Default::default(),
+            divergent: Default::default(),
             do_push: Default::default(),
-            new_pc: array_init::array_init(|_| Default::default()),
-            new_rpc: array_init::array_init(|_| Default::default()),
+            push_taken: Default::default(),
+            push_not_taken: Default::default(),
+            replace: Default::default(),
+            do_move: Default::default(),
+            moved_pc: Default::default(),
+            not_taken_slot: Default::default(),
+            taken_slot: Default::default(),
             grown: Default::default(),
-            popped: Default::default(),
             top_at: array_init::array_init(|j| count(j + 1)),
             at: array_init::array_init(count),
-            taken_at: array_init::array_init(|j| count(if j == 0 { DEPTH } else { j - 1 })),
+            below: array_init::array_init(|j| count(j.saturating_sub(1))),
+            room_one: Default::default(),
+            room_two: Default::default(),
             fits: Default::default(),
             count_one: count(1),
-            // 2 only matters when a push fits (DEPTH >= 3, so DW >= 2).
-            count_two: count(2 % (1 << DW)),
             count_zero: count(0),
             pc_zero: Constant::new(Bits::default()),
             mask_zero: Constant::new(Bits::default()),
@@ -227,7 +255,6 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> 
             self.entry_pc[j].clock.next = self.clock.val();
             self.entry_rpc[j].clock.next = self.clock.val();
             self.entry_mask[j].clock.next = self.clock.val();
-            self.entry_mask[j].d.next = self.entry_mask[j].q.val();
         }
         dff_setup!(self, clock, count, overflowed);
         // Read the TOS.
@@ -256,69 +283,101 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> 
         self.do_branch.next = self.branch.val() & !self.init.val() & self.count.q.val().any();
         self.do_advance.next =
             self.advance.val() & !self.branch.val() & !self.init.val() & self.count.q.val().any();
-        self.do_push.next =
+        self.divergent.next =
             self.do_branch.val() & self.taken_now.val().any() & self.not_taken_now.val().any();
-        // Two free entries: the taken push has a slot (entry `count + 1` exists).
-        self.fits.next = false;
-        for j in 1..DEPTH {
-            if self.count.q.val() == self.taken_at[j].val() {
-                self.fits.next = true;
+        self.push_taken.next = self.taken_pc.val() != self.reconv_pc.val();
+        self.push_not_taken.next = self.not_taken_pc.val() != self.reconv_pc.val();
+        self.replace.next = (self.count.q.val() != self.count_one.val())
+            & (self.top_rpc.val() == self.reconv_pc.val());
+        // Free entries, from `count` alone (no sum that could wrap).
+        self.room_one.next = false;
+        for j in 0..DEPTH {
+            if self.count.q.val() == self.at[j].val() {
+                self.room_one.next = true;
             }
         }
-        if self.do_push.val() & !self.fits.val() {
-            // Overflow: no room for two entries; nothing but the flag changes.
-            self.do_push.next = false;
-            self.do_branch.next = false;
+        self.room_two.next = false;
+        for j in 0..DEPTH {
+            if self.count.q.val() == self.below[j].val() {
+                self.room_two.next = true;
+            }
+        }
+        // depth - replace + pushes <= DEPTH.
+        self.fits.next = true;
+        if (self.push_taken.val() | self.push_not_taken.val()) & !self.replace.val() {
+            self.fits.next = self.room_one.val();
+        }
+        if self.push_taken.val() & self.push_not_taken.val() {
+            self.fits.next = self.room_one.val();
+            if !self.replace.val() {
+                self.fits.next = self.room_two.val();
+            }
+        }
+        self.do_push.next = self.divergent.val() & self.fits.val();
+        if self.divergent.val() & !self.fits.val() {
+            // Overflow: the entries needed are not free; nothing but the flag changes
+            // (no push, and a divergent branch never moves the TOS PC alone).
             self.overflowed.d.next = true;
         }
-        // Apply the event to the entries (before pops).
+        self.do_move.next = self.do_advance.val() | (self.do_branch.val() & !self.divergent.val());
+        self.moved_pc.next = self.next_pc.val();
+        if self.do_branch.val() {
+            self.moved_pc.next = self.uniform_pc.val();
+        }
+        // Where the paths go. Only used when they fit, so the sums do not wrap.
+        self.not_taken_slot.next = self.count.q.val();
+        if self.replace.val() {
+            self.not_taken_slot.next = self.count.q.val() - self.count_one.val();
+        }
+        self.taken_slot.next = self.not_taken_slot.val();
+        if self.push_not_taken.val() {
+            self.taken_slot.next = self.not_taken_slot.val() + self.count_one.val();
+        }
+        // The count after the event: pushes, or one pop when the TOS (not the base)
+        // moved onto its reconvergence PC (entries above the base never sit there).
         self.grown.next = self.count.q.val();
         if self.do_push.val() {
-            self.grown.next = self.count.q.val() + self.count_two.val();
+            self.grown.next = self.taken_slot.val();
+            if self.push_taken.val() {
+                self.grown.next = self.taken_slot.val() + self.count_one.val();
+            }
+        }
+        if self.do_move.val()
+            & (self.moved_pc.val() == self.top_rpc.val())
+            & (self.count.q.val() != self.count_one.val())
+        {
+            self.grown.next = self.count.q.val() - self.count_one.val();
         }
         for j in 0..DEPTH {
-            self.new_pc[j].next = self.entry_pc[j].q.val();
-            self.new_rpc[j].next = self.entry_rpc[j].q.val();
+            self.entry_pc[j].d.next = self.entry_pc[j].q.val();
+            self.entry_rpc[j].d.next = self.entry_rpc[j].q.val();
+            self.entry_mask[j].d.next = self.entry_mask[j].q.val();
             if self.count.q.val() == self.top_at[j].val() {
-                if self.do_advance.val() {
-                    self.new_pc[j].next = self.next_pc.val();
+                if self.do_move.val() {
+                    self.entry_pc[j].d.next = self.moved_pc.val();
                 }
-                if self.do_branch.val() {
-                    self.new_pc[j].next = self.uniform_pc.val();
-                    if self.do_push.val() {
-                        self.new_pc[j].next = self.reconv_pc.val();
-                    }
+                if self.do_push.val() & !self.replace.val() {
+                    self.entry_pc[j].d.next = self.reconv_pc.val();
                 }
             }
-            if self.do_push.val() {
-                if self.count.q.val() == self.at[j].val() {
-                    self.new_pc[j].next = self.not_taken_pc.val();
-                    self.new_rpc[j].next = self.reconv_pc.val();
-                    self.entry_mask[j].d.next = self.not_taken_now.val();
-                }
-                if self.count.q.val() == self.taken_at[j].val() {
-                    self.new_pc[j].next = self.taken_pc.val();
-                    self.new_rpc[j].next = self.reconv_pc.val();
-                    self.entry_mask[j].d.next = self.taken_now.val();
-                }
-            }
-            self.entry_pc[j].d.next = self.new_pc[j].val();
-            self.entry_rpc[j].d.next = self.new_rpc[j].val();
-        }
-        // Pop every consecutive top entry whose PC reached its reconvergence PC: the new
-        // TOS is the highest entry below `grown` that does not match (entry 0 never pops).
-        self.popped.next = self.count_zero.val();
-        if self.grown.val().any() {
-            self.popped.next = self.count_one.val();
-        }
-        for j in 1..DEPTH {
-            if (self.grown.val() > self.at[j].val())
-                & (self.new_pc[j].val() != self.new_rpc[j].val())
+            if self.do_push.val()
+                & self.push_not_taken.val()
+                & (self.not_taken_slot.val() == self.at[j].val())
             {
-                self.popped.next = self.top_at[j].val();
+                self.entry_pc[j].d.next = self.not_taken_pc.val();
+                self.entry_rpc[j].d.next = self.reconv_pc.val();
+                self.entry_mask[j].d.next = self.not_taken_now.val();
+            }
+            if self.do_push.val()
+                & self.push_taken.val()
+                & (self.taken_slot.val() == self.at[j].val())
+            {
+                self.entry_pc[j].d.next = self.taken_pc.val();
+                self.entry_rpc[j].d.next = self.reconv_pc.val();
+                self.entry_mask[j].d.next = self.taken_now.val();
             }
         }
-        self.count.d.next = self.popped.val();
+        self.count.d.next = self.grown.val();
         if self.init.val() {
             self.count.d.next = self.count_one.val();
             self.entry_pc[0].d.next = self.init_pc.val();

@@ -8,6 +8,19 @@
 //! The mask is a `u64` (one warp of up to 64 lanes, the RTL's) or a `Vec<u64>` of rows
 //! (a large warp, LWM §3.1: row `r` bit `c` is the thread in row `r`, lane `c`): the
 //! same stack serves both (SPEC §2.4).
+//!
+//! A divergent branch (both paths have threads) with reconvergence PC `R`, as
+//! GPGPU-Sim's `simt_stack::update` does, so the depth is bounded by the kernel's
+//! nesting, not by how many iterations threads leave a loop at:
+//! - a path whose PC is `R` is not pushed: its threads wait in the entry below;
+//! - if the top is not the base and its own rpc is `R`, the top is *replaced* by the
+//!   pushed paths (the entry below already waits at `R` with every thread); otherwise
+//!   the top becomes the join entry (its PC := `R`) and the paths go above it.
+//!
+//! Not-taken goes below taken (taken runs first). With `p` the paths pushed (0, 1 or 2)
+//! and `r` = 1 when the top is replaced, the stack ends with `len - r + p` entries; it
+//! overflows when that exceeds the depth: then only the sticky flag changes. Every
+//! entry above the base therefore has `pc != rpc`, and a pop removes one entry.
 use std::fmt::Debug;
 
 /// An active mask the stack can hold.
@@ -105,9 +118,10 @@ pub struct Outputs<M = u64> {
 pub enum BranchOutcome {
     /// All active threads went one way: only the PC changed.
     Uniform,
-    /// Pushed the not-taken and taken entries.
+    /// The warp split: the paths not already at the reconvergence PC were pushed.
     Diverged,
-    /// Diverged but fewer than two entries were free: nothing changed but `overflow`.
+    /// The warp split but the entries it needs were not free: nothing changed but
+    /// `overflow`.
     Overflow,
 }
 
@@ -193,21 +207,27 @@ impl<M: Mask> DivergenceStack<M> {
         let taken = top.mask.and(&taken_mask);
         let not_taken = top.mask.and_not(&taken_mask);
         let outcome = if !taken.is_empty() && !not_taken.is_empty() {
-            if self.entries.len() + 2 > self.depth {
+            // The base (rpc 0) is never replaced.
+            let replace = self.entries.len() > 1 && top.rpc == reconv_pc;
+            let paths: Vec<Entry<M>> = [(not_taken, not_taken_pc), (taken, taken_pc)]
+                .into_iter()
+                .filter(|&(_, pc)| pc != reconv_pc)
+                .map(|(mask, pc)| Entry {
+                    rpc: reconv_pc,
+                    mask,
+                    pc,
+                })
+                .collect();
+            if self.entries.len() - usize::from(replace) + paths.len() > self.depth {
                 self.overflow = true;
                 return Some(BranchOutcome::Overflow);
             }
-            self.entries.last_mut().unwrap().pc = reconv_pc;
-            self.entries.push(Entry {
-                rpc: reconv_pc,
-                mask: not_taken,
-                pc: not_taken_pc,
-            });
-            self.entries.push(Entry {
-                rpc: reconv_pc,
-                mask: taken,
-                pc: taken_pc,
-            });
+            if replace {
+                self.entries.pop();
+            } else {
+                self.entries.last_mut().unwrap().pc = reconv_pc;
+            }
+            self.entries.extend(paths);
             BranchOutcome::Diverged
         } else {
             self.entries.last_mut().unwrap().pc = if taken.is_empty() {
@@ -263,17 +283,18 @@ mod tests {
     }
 
     #[test]
-    fn if_without_else_pops_twice() {
+    fn if_without_else_pushes_only_the_then_path() {
         let mut s = DivergenceStack::<u64>::new(4, 8);
         s.init(0b1111, 0x10);
-        // Threads 0,1 run the then-block at 0x20; the else side is the join 0x40 itself.
+        // Threads 0,1 run the then-block at 0x20; the else side is the join 0x40 itself:
+        // its threads wait in the join entry, nothing is pushed for them.
         assert_eq!(
             s.branch(0b0011, 0x20, 0x40, 0x40),
             Some(BranchOutcome::Diverged)
         );
-        assert_eq!(s.outputs().depth, 3);
+        assert_eq!(s.outputs().depth, 2);
+        assert_eq!(s.entries()[0].pc, 0x40, "the base waits at the join");
         s.advance(0x40);
-        // Taken pops, the not-taken entry already sits at its rpc and pops too.
         assert_eq!(
             s.outputs(),
             Outputs {
@@ -283,6 +304,129 @@ mod tests {
                 depth: 1,
                 overflow: false
             }
+        );
+        // Both paths at the join: the warp split but nothing is pushed.
+        assert_eq!(
+            s.branch(0b0011, 0x40, 0x40, 0x40),
+            Some(BranchOutcome::Diverged)
+        );
+        assert_eq!((s.outputs().pc, s.outputs().depth), (0x40, 1));
+    }
+
+    /// A loop whose back branch (taken: stay in the loop) reconverges at the exit: each
+    /// iteration replaces the loop entry, so the depth stays 2 whatever the trip counts.
+    #[test]
+    fn a_loop_with_different_trip_counts_keeps_two_entries() {
+        const HEAD: u64 = 0x100;
+        const BACK: u64 = 0x120;
+        const EXIT: u64 = 0x124;
+        let mut s = DivergenceStack::<u64>::new(8, 2);
+        s.init(0xff, HEAD);
+        // Thread t leaves after t + 1 iterations.
+        for iteration in 0..8u32 {
+            s.advance(BACK);
+            let looping = (0xffu64 << (iteration + 1)) & 0xff;
+            let outcome = s.branch(looping, HEAD, EXIT, EXIT);
+            let want = if looping == 0 {
+                BranchOutcome::Uniform
+            } else {
+                BranchOutcome::Diverged
+            };
+            assert_eq!(outcome, Some(want), "iteration {iteration}");
+            assert!(s.outputs().depth <= 2);
+            assert!(!s.outputs().overflow);
+            if looping != 0 {
+                assert_eq!((s.outputs().pc, s.outputs().mask), (HEAD, looping));
+            }
+        }
+        assert_eq!(
+            s.outputs(),
+            Outputs {
+                pc: EXIT,
+                mask: 0xff,
+                rpc: 0,
+                depth: 1,
+                overflow: false
+            }
+        );
+    }
+
+    fn rows(s: &DivergenceStack<u64>) -> Vec<(u64, u64, u64)> {
+        s.entries().iter().map(|e| (e.rpc, e.mask, e.pc)).collect()
+    }
+
+    /// A nested branch reconverging where the top does replaces the top with its paths;
+    /// the base is never replaced, even by a branch whose reconvergence PC is 0.
+    #[test]
+    fn equal_reconvergence_replaces_the_top_but_never_the_base() {
+        let mut s = DivergenceStack::<u64>::new(4, 8);
+        s.init(0b1111, 0x10);
+        s.branch(0b0011, 0x20, 0x30, 0);
+        assert_eq!(
+            rows(&s),
+            [(0, 0b1111, 0), (0, 0b1100, 0x30), (0, 0b0011, 0x20)],
+            "the base became the join entry"
+        );
+        // In the taken path (rpc 0, not the base): a branch reconverging at 0 again.
+        s.branch(0b0001, 0x24, 0x28, 0);
+        assert_eq!(
+            rows(&s),
+            [
+                (0, 0b1111, 0),
+                (0, 0b1100, 0x30),
+                (0, 0b0010, 0x28),
+                (0, 0b0001, 0x24)
+            ]
+        );
+        // Each path reaching 0 pops one entry, then the not-taken path of the outer branch.
+        s.advance(0);
+        assert_eq!((s.outputs().pc, s.outputs().mask), (0x28, 0b0010));
+        s.advance(0);
+        assert_eq!((s.outputs().pc, s.outputs().mask), (0x30, 0b1100));
+        // Replaced by no path at all (both at the reconvergence PC): the top goes.
+        s.branch(0b0100, 0, 0, 0);
+        assert_eq!(rows(&s), [(0, 0b1111, 0)]);
+    }
+
+    /// Overflow only when the entries really needed do not fit: `len - r + p > depth`.
+    #[test]
+    fn overflow_counts_only_the_entries_really_needed() {
+        let mut s = DivergenceStack::<u64>::new(4, 4);
+        s.init(0b1111, 0x10);
+        s.branch(0b0111, 0x20, 0x30, 0x40);
+        assert_eq!(s.outputs().depth, 3);
+        // Two paths on top of a new join entry: 3 + 2 > 4.
+        let before = rows(&s);
+        assert_eq!(
+            s.branch(0b0011, 0x24, 0x28, 0x60),
+            Some(BranchOutcome::Overflow)
+        );
+        assert_eq!(rows(&s), before, "an overflow changes nothing else");
+        assert!(s.outputs().overflow);
+        // One path (the other waits at 0x60): 3 + 1 fits.
+        assert_eq!(
+            s.branch(0b0011, 0x24, 0x60, 0x60),
+            Some(BranchOutcome::Diverged)
+        );
+        assert_eq!(s.outputs().depth, 4);
+        // Full. Replacing the top by two paths needs one more entry: 4 - 1 + 2 > 4 ...
+        assert_eq!(
+            s.branch(0b0001, 0x28, 0x2c, 0x60),
+            Some(BranchOutcome::Overflow)
+        );
+        // ... by one path it does not.
+        assert_eq!(
+            s.branch(0b0001, 0x28, 0x60, 0x60),
+            Some(BranchOutcome::Diverged)
+        );
+        assert_eq!(
+            rows(&s),
+            [
+                (0, 0b1111, 0x40),
+                (0x40, 0b1000, 0x30),
+                (0x40, 0b0111, 0x60),
+                (0x60, 0b0001, 0x28)
+            ]
         );
     }
 }

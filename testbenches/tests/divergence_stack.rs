@@ -1,7 +1,8 @@
 //! Divergence stack (SPEC §2.4): model-vs-RTL equivalence over several sizes with the
 //! bench's contracts, the paper's nested if/else walk (`lwm-two-level-scheduling.txt`
-//! §2.3 Figure 3, `capri-compaction-adequacy.txt` §2.1 Figure 1 style), overflow, and
-//! the Verilator lint gate.
+//! §2.3 Figure 3, `capri-compaction-adequacy.txt` §2.1 Figure 1 style), overflow, a
+//! Collatz loop whose threads leave at many iterations in three entries, and the
+//! Verilator lint gate.
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use weft_flow::lint::assert_lints_clean;
@@ -66,7 +67,10 @@ fn random_stimulus_covers_deep_stacks_and_overflow() {
     let mut bench = DivergenceStackBench::<32, 8, 32, 4>::default();
     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
     let (mut max_depth, mut overflows, mut pops) = (0, 0, 0);
-    let mut before = 0;
+    // Divergent branches that replaced the top (by two, one and no paths) and that left
+    // a path off the stack because it was at the reconvergence PC.
+    let (mut replaced, mut not_pushed) = ([0; 3], 0);
+    let mut before: Option<(Outputs, Inputs)> = None;
     for cycle in 0..20_000 {
         use weft_testbenches::bench::{settle, Bench};
         bench.set_clock(false);
@@ -76,17 +80,43 @@ fn random_stimulus_covers_deep_stacks_and_overflow() {
         let now = bench.rtl_outputs();
         max_depth = max_depth.max(now.depth);
         overflows += usize::from(now.overflow);
-        if now.depth + 1 < before {
-            pops += 1; // more than one entry popped on one edge
+        if let Some((was, i)) = &before {
+            let divergent = i.branch
+                && !i.reset
+                && !i.init
+                && was.depth != 0
+                && was.mask & i.taken_mask != 0
+                && was.mask & !i.taken_mask != 0;
+            let pushed =
+                usize::from(i.taken_pc != i.reconv_pc) + usize::from(i.not_taken_pc != i.reconv_pc);
+            let replacing = was.depth > 1 && was.rpc == i.reconv_pc;
+            // Only branches that took effect (the overflow flag did not rise).
+            if divergent && (now.overflow == was.overflow) && !was.overflow {
+                if replacing {
+                    replaced[pushed] += 1;
+                }
+                not_pushed += usize::from(pushed < 2);
+            }
+            if now.depth + 1 == was.depth && !i.reset && !i.init && !i.branch {
+                pops += 1;
+            }
         }
-        before = now.depth;
+        before = Some((now, bench.inputs.clone()));
         bench.set_clock(true);
         settle(bench.block_mut()).unwrap();
         bench.tick().unwrap();
     }
     assert_eq!(max_depth, 8, "the stack should fill up");
     assert!(overflows > 0, "overflow should be reached");
-    assert!(pops > 0, "multi-level pops should happen");
+    assert!(pops > 0, "advances should pop reconverged entries");
+    assert!(
+        replaced.iter().all(|&n| n > 0),
+        "tops replaced by 0, 1 and 2 paths: {replaced:?}"
+    );
+    assert!(
+        not_pushed > 0,
+        "paths at the reconvergence PC should be left off"
+    );
 }
 
 fn init(mask: u64, pc: u64) -> Inputs {
@@ -200,9 +230,9 @@ fn nested_if_else_walk() {
 }
 
 /// The LWM paper's Figure 3 shape (if/else, §2.3) and an if-without-else whose
-/// not-taken entry already sits at the reconvergence PC: one edge pops both entries.
+/// not-taken path is the reconvergence PC itself: only the then-path is pushed.
 #[test]
-fn if_without_else_pops_two_levels_at_once() {
+fn if_without_else_pushes_only_the_then_path() {
     let mut bench = DivergenceStackBench::<4, 8, 32, 4>::default();
     walk(
         &mut bench,
@@ -216,14 +246,15 @@ fn if_without_else_pops_two_levels_at_once() {
             ),
             (advance(0x400), state(0x300, 0b0110, 0x400, 2, false)),
             (advance(0x400), state(0x400, 0b1111, 0, 1, false)),
-            // if-without-else: the not-taken path is the join point itself.
+            // if-without-else: the not-taken path is the join point itself; its
+            // threads wait in the join entry.
             (
                 branch(0b0100, 0x500, 0x600, 0x600),
-                state(0x500, 0b0100, 0x600, 3, false),
+                state(0x500, 0b0100, 0x600, 2, false),
             ),
             (advance(0x600), state(0x600, 0b1111, 0, 1, false)),
             // A divergent branch whose taken path is empty (taken_pc == reconv):
-            // the taken entry pops on the push edge, the not-taken path runs.
+            // only the not-taken path is pushed and runs.
             (
                 branch(0b0011, 0x700, 0x680, 0x700),
                 state(0x680, 0b1100, 0x700, 2, false),
@@ -300,6 +331,7 @@ fn overflow_is_sticky_and_changes_nothing() {
             ),
         ],
     );
+    // Depth 2: an if-without-else needs one entry and fits; an if/else does not.
     let mut two = DivergenceStackBench::<2, 2, 8, 2>::default();
     walk(
         &mut two,
@@ -307,11 +339,130 @@ fn overflow_is_sticky_and_changes_nothing() {
             (reset(), state(0, 0, 0, 0, false)),
             (init(0b11, 0x10), state(0x10, 0b11, 0, 1, false)),
             (
+                branch(0b10, 0x20, 0x40, 0x40),
+                state(0x20, 0b10, 0x40, 2, false),
+            ),
+            (advance(0x40), state(0x40, 0b11, 0, 1, false)),
+            (
                 branch(0b10, 0x20, 0x30, 0x40),
-                state(0x10, 0b11, 0, 1, true),
+                state(0x40, 0b11, 0, 1, true),
             ),
         ],
     );
+    // Full (3 of 3): a branch reconverging where the top does replaces it; two paths
+    // then need one more entry and overflow, one path fits.
+    let mut full = DivergenceStackBench::<4, 3, 8, 2>::default();
+    walk(
+        &mut full,
+        &[
+            (reset(), state(0, 0, 0, 0, false)),
+            (init(0b1111, 0x10), state(0x10, 0b1111, 0, 1, false)),
+            (
+                branch(0b0111, 0x20, 0x30, 0x40),
+                state(0x20, 0b0111, 0x40, 3, false),
+            ),
+            (
+                branch(0b0011, 0x24, 0x28, 0x40),
+                state(0x20, 0b0111, 0x40, 3, true),
+            ),
+            (
+                branch(0b0011, 0x24, 0x40, 0x40),
+                state(0x24, 0b0011, 0x40, 3, true),
+            ),
+            (advance(0x40), state(0x30, 0b1000, 0x40, 2, true)),
+            (advance(0x40), state(0x40, 0b1111, 0, 1, true)),
+        ],
+    );
+}
+
+/// A loop with data-dependent trip counts on a 32-thread warp: the shortcut Collatz
+/// step of thread `t` starting from `n = t + 1`, counted until `n == 1`.
+/// ```text
+/// 0x100  if (n == 1) goto EXIT          rpc EXIT
+/// 0x104  if (n even) goto 0x10c         rpc 0x10c (if-without-else)
+/// 0x108  n = 3n + 1
+/// 0x10c  n = n / 2; steps++
+/// 0x110  if (n != 1) goto 0x104         rpc EXIT (the back branch)
+/// 0x114  EXIT
+/// ```
+/// Model and RTL agree every cycle; the stack never holds more than the base, the loop
+/// and the odd threads' path, though threads leave the loop at many iterations (one
+/// entry each without SPEC §2.4's refinements); every thread reconverges at the exit
+/// with its own trip count.
+#[test]
+fn a_collatz_loop_stays_within_three_entries() {
+    const CHECK: u64 = 0x100;
+    const ODD_EVEN: u64 = 0x104;
+    const ODD: u64 = 0x108;
+    const HALVE: u64 = 0x10c;
+    const BACK: u64 = 0x110;
+    const EXIT: u64 = 0x114;
+    const ALL: u64 = 0xffff_ffff;
+    let mut n: Vec<u64> = (1..=32).collect();
+    let mut steps = [0u32; 32];
+    let select = |mask: u64, f: &dyn Fn(usize) -> bool| -> u64 {
+        (0..32)
+            .filter(|&t| mask >> t & 1 == 1 && f(t))
+            .map(|t| 1 << t)
+            .sum()
+    };
+    let mut bench = DivergenceStackBench::<32, 8, 32, 4>::default();
+    bench.step(reset()).unwrap();
+    bench.step(init(ALL, CHECK)).unwrap();
+    let mut max_depth = 0;
+    let mut cycles = 0;
+    loop {
+        let now = bench.rtl_outputs();
+        assert_eq!(now, bench.model.outputs(), "cycle {cycles}");
+        max_depth = max_depth.max(now.depth);
+        assert!(now.depth <= 3, "cycle {cycles}: {now:?}");
+        let m = now.mask;
+        let inputs = match now.pc {
+            CHECK => branch(select(m, &|t| n[t] == 1), EXIT, ODD_EVEN, EXIT),
+            ODD_EVEN => branch(select(m, &|t| n[t].is_multiple_of(2)), HALVE, ODD, HALVE),
+            ODD => {
+                (0..32)
+                    .filter(|t| m >> t & 1 == 1)
+                    .for_each(|t| n[t] = 3 * n[t] + 1);
+                advance(HALVE)
+            }
+            HALVE => {
+                for t in (0..32).filter(|t| m >> t & 1 == 1) {
+                    n[t] /= 2;
+                    steps[t] += 1;
+                }
+                advance(BACK)
+            }
+            BACK => branch(select(m, &|t| n[t] != 1), ODD_EVEN, EXIT, EXIT),
+            EXIT => break,
+            pc => panic!("cycle {cycles}: the warp is at {pc:#x}"),
+        };
+        bench
+            .step(inputs)
+            .unwrap_or_else(|e| panic!("cycle {cycles}: {e}"));
+        cycles += 1;
+        assert!(cycles < 10_000, "the loop does not end");
+    }
+    assert_eq!(
+        bench.rtl_outputs(),
+        state(EXIT, ALL, 0, 1, false),
+        "every thread reconverges at the exit"
+    );
+    assert_eq!(max_depth, 3, "the odd path nests inside the loop");
+    // The trip counts the loop ran (27 takes 70 steps), and how many distinct ones.
+    for (t, &s) in steps.iter().enumerate() {
+        let (mut k, mut m) = (0, t as u64 + 1);
+        while m != 1 {
+            m = if m % 2 == 1 { 3 * m + 1 } else { m } / 2;
+            k += 1;
+        }
+        assert_eq!(s, k, "thread {t}");
+        assert_eq!(n[t], 1, "thread {t}");
+    }
+    let mut distinct = steps.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() > 8, "trip counts {distinct:?}");
 }
 
 #[test]

@@ -10,8 +10,8 @@
 // entries' next values (the flip-flops' `d`) the same way. Every other property relates
 // this cycle's registers and outputs to the last cycle's inputs and outputs (small
 // ghost registers), so each closes by induction at length 1; the invariants the
-// induction needs (depth <= DEPTH, entry 0's rpc is 0, the top never sits at its
-// reconvergence PC) are asserted with them.
+// induction needs (depth <= DEPTH, entry 0's rpc is 0, no entry above the base sits at
+// its reconvergence PC) are asserted with them.
 module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 32) (
     input clock,
     input reset,
@@ -105,30 +105,48 @@ module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 3
     wire [L-1:0] r_tk = r_mask & r_taken_mask;     // active threads taken
     wire [L-1:0] r_nt = r_mask & ~r_taken_mask;    // active threads not taken
     wire r_div = r_event && r_branch && r_tk != 0 && r_nt != 0;
-    wire r_fits = {1'b0, r_depth} + 2 <= DEPTH;  // two free entries
+    // SPEC §2.4's refinements: a path at the reconvergence PC is not pushed; a top (not
+    // the base) whose rpc is the branch's is replaced by the paths.
+    wire r_pt = r_taken_pc != r_reconv, r_pn = r_nt_pc != r_reconv;
+    wire r_replace = r_depth > 1 && r_rpc == r_reconv;
+    wire [DW+1:0] r_after = {2'b0, r_depth} + r_pt + r_pn - r_replace;
+    wire r_fits = r_after <= DEPTH;  // the entries really needed are free
     wire r_push = r_div && r_fits;
     wire r_ovf = r_div && !r_fits;
     wire r_uniform = r_event && r_branch && !r_div;
     wire r_adv = r_event && !r_branch && r_advance;
     wire [P-1:0] r_newpc = r_uniform ? (r_tk != 0 ? r_taken_pc : r_nt_pc) : r_next_pc;
-    wire [DW:0] r_grown = {1'b0, r_depth} + (r_push ? 2 : 0);
+    wire [DW+1:0] r_grown = r_push ? r_after : {2'b0, r_depth};
 
-    // Entries read at the indices the contract names: c = the depth before the edge.
-    wire [DW:0] c = {1'b0, r_depth};
+    // Entries read at the indices the contract names: c = the depth before the edge;
+    // the not-taken path goes to entry c (c - 1 when the top is replaced), the taken
+    // path above it if the not-taken one was pushed.
+    wire [DW+1:0] c = {2'b0, r_depth};
+    wire [DW+1:0] nt_at = c - r_replace, tk_at = nt_at + r_pn;
     wire [P-1:0] join_pc = ep[(c - 1) * P +: P], join_rpc = er[(c - 1) * P +: P];
     wire [L-1:0] join_mask = em[(c - 1) * L +: L];
-    wire [P-1:0] nt_pc = ep[c * P +: P], nt_rpc = er[c * P +: P];
-    wire [L-1:0] nt_mask = em[c * L +: L];
-    wire [P-1:0] tk_pc = ep[(c + 1) * P +: P], tk_rpc = er[(c + 1) * P +: P];
-    wire [L-1:0] tk_mask = em[(c + 1) * L +: L];
+    wire [P-1:0] nt_pc = ep[nt_at * P +: P], nt_rpc = er[nt_at * P +: P];
+    wire [L-1:0] nt_mask = em[nt_at * L +: L];
+    wire [P-1:0] tk_pc = ep[tk_at * P +: P], tk_rpc = er[tk_at * P +: P];
+    wire [L-1:0] tk_mask = em[tk_at * L +: L];
     wire [P-1:0] top_pc = ep[(depth - 1) * P +: P], top_rpc = er[(depth - 1) * P +: P];
     wire [L-1:0] top_mask = em[(depth - 1) * L +: L];
 
+    // No entry above the base sits at its reconvergence PC: what bounds the depth by
+    // the nesting, and why one pop per edge suffices.
+    reg settled;
+    integer i;
+    always @(*) begin
+        settled = 1'b1;
+        for (i = 1; i < DEPTH; i = i + 1)
+            if (i < depth && ep[i * P +: P] == er[i * P +: P]) settled = 1'b0;
+    end
+
     // The invariants: depth within DEPTH, entry 0's rpc is 0 on a running warp (reset
-    // does not clear the entries; init writes it), and the top (other than the base)
-    // never sits at its reconvergence PC.
+    // does not clear the entries; init writes it), and no entry above the base (the top
+    // included) sits at its reconvergence PC.
     wire inv = depth <= DEPTH && (depth == 0 || \uut.entry_rpc$0$q == 0)
-        && (depth <= 1 || pc != rpc);
+        && (depth <= 1 || pc != rpc) && settled;
 
     // Entries popped by the last edge (from `depth` up to the grown stack) had all
     // reached their reconvergence PC.
@@ -141,16 +159,22 @@ module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 3
                 popped_reconverged = 1'b0;
     end
 
+    // This edge's branch, decoded as above: divergent and replacing the top.
+    wire replacing = !reset && !start && branch && depth > 1 && rpc == reconv_pc
+        && (mask & taken_mask) != 0 && (mask & ~taken_mask) != 0;
+
     // Entries strictly below the top keep all fields on this edge; the top keeps its
-    // mask and reconvergence PC (only its execute PC changes; pushes go above it).
+    // reconvergence PC, and its mask unless a branch replaces it by its paths (only its
+    // execute PC changes otherwise; pushes go above it).
     reg below_kept;
     integer k;
     always @(*) begin
         below_kept = 1'b1;
         for (k = 0; k < DEPTH; k = k + 1) begin
             if (k + 1 < count && ep_d[k * P +: P] != ep[k * P +: P]) below_kept = 1'b0;
-            if (k + 1 <= count && (er_d[k * P +: P] != er[k * P +: P]
-                                   || em_d[k * L +: L] != em[k * L +: L]))
+            if (k + 1 <= count && er_d[k * P +: P] != er[k * P +: P]) below_kept = 1'b0;
+            if (k + 1 < count && em_d[k * L +: L] != em[k * L +: L]) below_kept = 1'b0;
+            if (k + 1 == count && !replacing && em_d[k * L +: L] != em[k * L +: L])
                 below_kept = 1'b0;
         end
     end
@@ -174,33 +198,39 @@ module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 3
                                        && rpc == 0 && overflow == r_overflow))
             && (!(!r_reset && !r_init && r_depth == 0) || (depth == 0 && overflow == r_overflow)));
         // A divergent branch with room: the top becomes the join entry (pc := reconv,
-        // mask and rpc kept), then the not-taken entry (reconv, M & !T, nt_pc) and the
-        // taken entry (reconv, M & T, t_pc) are pushed: their masks are disjoint,
-        // non-empty, and together the parent's mask. The taken path is the new top
-        // unless its PC is already the reconvergence PC (then the pop rule applies).
+        // mask and rpc kept) unless it is replaced, then the not-taken entry (reconv,
+        // M & !T, nt_pc) and the taken entry (reconv, M & T, t_pc) are pushed, each only
+        // if its PC is not the reconvergence PC. The new top is the taken path if pushed,
+        // else the not-taken one, else the join entry (or, the top replaced by no path,
+        // the entry below).
         p_divergent_push: assert(!r_push || (
-            join_pc == r_reconv && join_mask == r_mask && join_rpc == r_rpc
-            && nt_pc == r_nt_pc && nt_rpc == r_reconv && nt_mask == r_nt
-            && tk_pc == r_taken_pc && tk_rpc == r_reconv && tk_mask == r_tk
-            && (nt_mask & tk_mask) == 0 && (nt_mask | tk_mask) == r_mask
-            && nt_mask != 0 && tk_mask != 0
+            (r_replace || (join_pc == r_reconv && join_mask == r_mask && join_rpc == r_rpc))
+            && (!r_pn || (nt_pc == r_nt_pc && nt_rpc == r_reconv && nt_mask == r_nt))
+            && (!r_pt || (tk_pc == r_taken_pc && tk_rpc == r_reconv && tk_mask == r_tk))
             && overflow == r_overflow
-            && (r_taken_pc == r_reconv
-                || (depth == r_depth + 2 && pc == r_taken_pc && mask == r_tk
-                    && rpc == r_reconv))));
-        // overflow is sticky until reset and set exactly by a divergent branch that
-        // finds fewer than two free entries; that branch changes nothing else.
+            && (r_pt ? (pc == r_taken_pc && mask == r_tk && rpc == r_reconv)
+                : r_pn ? (pc == r_nt_pc && mask == r_nt && rpc == r_reconv)
+                : r_replace ? depth + 1 == r_depth
+                : (pc == r_reconv && mask == r_mask && rpc == r_rpc))));
+        // The stack is bounded by the nesting: no entry above the base sits at its
+        // reconvergence PC, and a divergent branch leaves exactly depth - replaced +
+        // pushed entries (the paths not at the reconvergence PC; a top whose rpc is the
+        // branch's, not the base, replaced).
+        p_bounded_by_nesting: assert(inv && (!r_push || depth == r_after));
+        // overflow is sticky until reset and set exactly by a divergent branch whose
+        // entries do not fit (depth - replaced + pushed > DEPTH); it changes nothing else.
         p_overflow: assert(inv
             && overflow == (!r_reset && (r_overflow || r_ovf))
             && (!r_ovf || (depth == r_depth && pc == r_pc && mask == r_mask
                            && rpc == r_rpc)));
         // A uniform branch (to taken_pc if any active thread is taken, else
         // not_taken_pc) or an advance (to next_pc) changes only the top's PC; the stack
-        // keeps its depth unless that PC is the top's reconvergence PC.
+        // keeps its depth unless that PC is the top's reconvergence PC: then it pops
+        // exactly the top.
         p_pc_update: assert(inv && (!(r_uniform || r_adv) || (
             join_pc == r_newpc && join_mask == r_mask && join_rpc == r_rpc
             && overflow == r_overflow
-            && ((r_newpc == r_rpc && r_depth > 1) ? depth < r_depth
+            && ((r_newpc == r_rpc && r_depth > 1) ? depth + 1 == r_depth
                 : (depth == r_depth && pc == r_newpc && mask == r_mask && rpc == r_rpc)))));
         // Pops: after any event on a running warp the stack keeps at least the base
         // entry, every entry popped had reached its reconvergence PC, and the new top

@@ -4,7 +4,9 @@
 //! over a running warp), then branches whose taken masks are mostly subsets of the
 //! current mask and PC updates whose next PC often hits the top's reconvergence PC.
 //! PCs come from a small pool so that targets coincide with reconvergence PCs (empty
-//! then/else blocks, shared reconvergence points), with rare full-width PCs.
+//! then/else blocks, shared reconvergence points), with rare full-width PCs; branches
+//! often reconverge where the top does (a loop's back branch) or send a path straight
+//! to the reconvergence PC, the two cases SPEC §2.4 keeps off the stack.
 use crate::bench::{contract, expect, settle, Bench, Mismatch};
 use crate::convert::small;
 use rand::Rng;
@@ -56,12 +58,8 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "count$d = count_zero;",
         "count$d = count$q;",
     ),
-    // Pops that stop at entry 7 leave a depth of 9.
-    (
-        "p_depth_bounded",
-        "popped = top_at$7;",
-        "popped = top_at$7 + count_one;",
-    ),
+    // A full stack takes one more push: a depth of DEPTH + 1.
+    ("p_depth_bounded", "room_one = 1'b0;", "room_one = 1'b1;"),
     // At depth 2 the mask shown is entry 0's.
     (
         "p_top_is_entry",
@@ -80,25 +78,41 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "entry_mask$1$d = not_taken_now;",
         "entry_mask$1$d = top_mask;",
     ),
-    // A branch that overflows still rewrites the top's pc as a uniform branch would.
-    ("p_overflow", "do_branch = 1'b0;", "do_branch = do_branch;"),
-    // An advance of the base entry takes the branch's uniform pc, not next_pc.
+    // A branch that overflows still pushes its paths.
+    (
+        "p_overflow",
+        "do_push = divergent & fits;",
+        "do_push = divergent;",
+    ),
+    // An advance takes the fall-through PC, not next_pc.
     (
         "p_pc_update",
-        "new_pc$0 = next_pc;",
-        "new_pc$0 = uniform_pc;",
+        "moved_pc = next_pc;",
+        "moved_pc = not_taken_pc;",
     ),
-    // The pops stop at entry 2 even when it has reconverged (pc == rpc).
+    // The base entry pops too when its PC reaches its rpc (0).
     (
         "p_pop_reconverged",
-        "if ((grown > at$2) & (new_pc$2 != new_rpc$2)) begin",
-        "if ((grown > at$2)) begin",
+        "if (do_move & (moved_pc == top_rpc) & (count$q != count_one)) begin",
+        "if (do_move & (moved_pc == top_rpc)) begin",
     ),
     // Entry 0's mask is ANDed with the top's on every edge.
     (
         "p_below_top_kept",
         "entry_mask$0$d = entry_mask$0$q;",
         "entry_mask$0$d = entry_mask$0$q & top_mask;",
+    ),
+    // A branch reconverging where the top does stacks a join entry already at its rpc.
+    (
+        "p_bounded_by_nesting",
+        "replace = (count$q != count_one) & (top_rpc == reconv_pc);",
+        "replace = 1'b0;",
+    ),
+    // The not-taken path is pushed even when it is the reconvergence PC.
+    (
+        "p_bounded_by_nesting",
+        "push_not_taken = not_taken_pc != reconv_pc;",
+        "push_not_taken = 1'b1;",
     ),
 ];
 
@@ -230,10 +244,16 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> 
                     if rng.gen_bool(0.8) {
                         i.taken_mask &= now.mask;
                     }
-                    match rng.gen_range(0..8) {
-                        0 => i.taken_pc = i.reconv_pc,
-                        1 => i.not_taken_pc = i.reconv_pc,
-                        2 if now.depth > 1 => i.reconv_pc = now.rpc,
+                    // Nested branches reconverging where the top does (loops: the top
+                    // is replaced), and paths already at the reconvergence PC (not
+                    // pushed): the refinements of SPEC §2.4.
+                    if now.depth > 1 && rng.gen_ratio(1, 3) {
+                        i.reconv_pc = now.rpc;
+                    }
+                    match rng.gen_range(0..10) {
+                        0 | 1 => i.taken_pc = i.reconv_pc,
+                        2 | 3 => i.not_taken_pc = i.reconv_pc,
+                        4 => (i.taken_pc, i.not_taken_pc) = (i.reconv_pc, i.reconv_pc),
                         _ => {}
                     }
                     // Both branch and advance: branch must win.
@@ -288,10 +308,25 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> 
                     got.depth <= before.depth + 2,
                     || format!("depth {} -> {}", before.depth, got.depth),
                 )?;
-                let overflowing = last.branch
-                    && before.depth + 2 > DEPTH
+                // A divergent branch leaves `depth - replaced + pushed` entries (SPEC
+                // §2.4): paths at the reconvergence PC are not pushed, and a top whose
+                // rpc is the branch's (not the base) is replaced.
+                let divergent = last.branch
+                    && before.depth != 0
                     && before.mask & last.taken_mask != 0
                     && before.mask & !last.taken_mask != 0;
+                let replaced = before.depth > 1 && before.rpc == last.reconv_pc;
+                let pushed = usize::from(last.taken_pc != last.reconv_pc)
+                    + usize::from(last.not_taken_pc != last.reconv_pc);
+                let after = before.depth + pushed - usize::from(replaced);
+                let overflowing = divergent && after > DEPTH;
+                if divergent && !overflowing {
+                    contract(
+                        "a divergent branch pushes only the paths not at the reconvergence PC, replacing a top that reconverges there",
+                        got.depth == after && got.overflow == before.overflow,
+                        || format!("before {before:?}, after {got:?}, inputs {last:?}"),
+                    )?;
+                }
                 if overflowing {
                     contract(
                         "an overflowing push changes nothing but the flag",
@@ -322,6 +357,12 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize> 
             }
             if restarted {
                 self.seen_mask.iter_mut().for_each(|m| *m = None);
+            }
+            // A replaced top's entry (and what was above it) holds other threads now.
+            if !restarted && last.branch && before.depth > 1 && before.rpc == last.reconv_pc {
+                for m in self.seen_mask.iter_mut().skip(before.depth) {
+                    *m = None;
+                }
             }
         }
         for m in self.seen_mask.iter_mut().skip(got.depth + 1) {
