@@ -97,15 +97,37 @@ pub struct Options {
 pub fn run_named(name: &str, options: &Options, log: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
     match name {
         lwm::NAME => run(&lwm::Lwm::new(), options, log),
-        _ => Err(format!(
-            "no study `{name}` (studies: {})",
-            STUDIES
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        _ => Err(unknown(name)),
     }
+}
+
+/// The page of the study called `name` rendered from its data `NAME.json` in `dir`
+/// (nothing runs): (file name, contents) of every file the study writes.
+pub fn render_recorded(name: &str, dir: &std::path::Path) -> Result<Vec<(String, String)>, String> {
+    fn render<S: Study>(study: &S, dir: &std::path::Path) -> Result<Vec<(String, String)>, String> {
+        let path = dir.join(format!("{}.json", study.name()));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let data: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let runs = sweep::recorded(study, &data)?;
+        page::files(study, &runs, &study.page(&runs))
+    }
+    match name {
+        lwm::NAME => render(&lwm::Lwm::new(), dir),
+        _ => Err(unknown(name)),
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!(
+        "no study `{name}` (studies: {})",
+        STUDIES
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Runs `study` on its workloads and writes its page, data and charts to `options.out`;

@@ -1,13 +1,13 @@
 //! What one run measured, and the machine a command line describes.
 use crate::workload::{run_to_end, Workload};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use weft_sim::core::machine::Machine;
 use weft_sim::core::simt::stats::Value;
 use weft_sim::core::simt::Stats;
 
 /// What one run measured: the statistics the studies read, flat, as the JSON records
 /// them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
     pub cycles: u64,
     pub thread_instructions: u64,

@@ -126,6 +126,26 @@ pub fn json<S: Study>(study: &S, runs: &Runs<S::Point>, page: &Page) -> Result<V
     Ok(Value::Object(all))
 }
 
+/// The files of a study's page: (file name, contents) of `NAME.md`, `NAME.json` and
+/// the charts.
+pub fn files<S: Study>(
+    study: &S,
+    runs: &Runs<S::Point>,
+    page: &Page,
+) -> Result<Vec<(String, String)>, String> {
+    let name = study.name();
+    let data = json(study, runs, page)?;
+    let mut all = vec![
+        (format!("{name}.md"), page.markdown.clone()),
+        (
+            format!("{name}.json"),
+            serde_json::to_string_pretty(&data).map_err(|e| e.to_string())? + "\n",
+        ),
+    ];
+    all.extend(page.charts.iter().cloned());
+    Ok(all)
+}
+
 /// Writes `NAME.md`, `NAME.json` and the charts to `out`; says what it wrote.
 pub fn write<S: Study>(
     study: &S,
@@ -134,19 +154,10 @@ pub fn write<S: Study>(
     out: &Path,
 ) -> Result<String, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let write = |file: &str, text: &str| {
-        let path = out.join(file);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    let name = study.name();
-    write(&format!("{name}.md"), &page.markdown)?;
-    let data = json(study, runs, page)?;
-    write(
-        &format!("{name}.json"),
-        &(serde_json::to_string_pretty(&data).map_err(|e| e.to_string())? + "\n"),
-    )?;
-    for (file, svg) in &page.charts {
-        write(file, svg)?;
+    for (file, text) in files(study, runs, page)? {
+        let path = out.join(&file);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    let name = study.name();
     Ok(format!("{name}.md, {name}.json, charts"))
 }

@@ -4,6 +4,7 @@
 use crate::measure::Measured;
 use crate::workload::Workload;
 use crate::Study;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use weft_sim::core::machine::Machine;
@@ -180,6 +181,66 @@ pub fn sweep<S: Study>(
         workloads: workloads.iter().map(|w| w.name.clone()).collect(),
         points,
         seconds: 0.0,
+    };
+    same_thread_instructions(&runs)?;
+    Ok(runs)
+}
+
+/// The runs a study's data (`NAME.json`, as [`crate::page::json`] writes it) records:
+/// every point of the study, its `--set` list and its runs, so that the page renders
+/// again without running anything.
+pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point>, String> {
+    let name = study.name();
+    let field = |v: &Value, key: &str| -> Result<Value, String> {
+        v.get(key)
+            .cloned()
+            .ok_or_else(|| format!("{name}.json: no `{key}`"))
+    };
+    fn parse<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Result<T, String> {
+        serde_json::from_value(v).map_err(|e| format!("{what}: {e}"))
+    }
+    let base = Machine::preset(study.machine())?;
+    let workloads: Vec<String> = parse(
+        field(data, "workloads")?,
+        &format!("{name}.json: workloads"),
+    )?;
+    let seconds: f64 = parse(field(data, "seconds")?, &format!("{name}.json: seconds"))?;
+    let configs = field(data, "configs")?;
+    let mut points = BTreeMap::new();
+    for p in study.points() {
+        let label = study.label(&p);
+        let config = field(&configs, &label)?;
+        let sets: Vec<String> = parse(
+            field(&config, "sets")?,
+            &format!("{name}.json: {label}'s sets"),
+        )?;
+        let mut machine = base.clone();
+        machine
+            .set_all(&sets)
+            .map_err(|e| format!("{name}.json: {label}: {e}"))?;
+        let runs: BTreeMap<String, Measured> = parse(
+            field(&config, "runs")?,
+            &format!("{name}.json: {label}'s runs"),
+        )?;
+        if let Some(w) = workloads.iter().find(|w| !runs.contains_key(*w)) {
+            return Err(format!("{name}.json: {label} has no run of {w}"));
+        }
+        points.insert(
+            p,
+            PointRuns {
+                label,
+                sets,
+                machine,
+                runs,
+            },
+        );
+    }
+    let runs = Runs {
+        base,
+        baseline: study.baseline(),
+        workloads,
+        points,
+        seconds,
     };
     same_thread_instructions(&runs)?;
     Ok(runs)

@@ -226,3 +226,45 @@ fn a_workload_that_is_not_there_is_named() {
     let e = weft_eval::run(&weft_eval::lwm::Lwm::new(), &zero, &|_| {}).unwrap_err();
     assert_eq!(e, "--jobs 0: at least one run at a time");
 }
+
+/// Every study's committed page, data and charts are what its committed data renders:
+/// every number and section of the page follows from the recorded runs (the runs
+/// themselves are checked against the model by `assert_page_regenerates`).
+#[test]
+fn every_committed_page_renders_from_its_committed_data() {
+    let root = at_the_root();
+    let dir = root.join("docs/eval");
+    for (name, _) in weft_eval::STUDIES {
+        let files = weft_eval::render_recorded(name, &dir).unwrap();
+        assert!(files.len() >= 3, "{name}: {files:?}");
+        for (file, text) in files {
+            let committed = read(&dir.join(&file));
+            assert!(
+                committed == text,
+                "{name}: docs/eval/{file} is not what its JSON renders; first difference at line {}",
+                committed
+                    .lines()
+                    .zip(text.lines())
+                    .position(|(a, b)| a != b)
+                    .map_or(committed.lines().count().min(text.lines().count()) + 1, |i| i + 1)
+            );
+        }
+    }
+    // A changed run changes the page: the check can fail.
+    let data = read(&dir.join("lwm.json"));
+    let edited = data.replacen("\"cycles\": ", "\"cycles\": 1", 1);
+    assert_ne!(data, edited);
+    let scratch = scratch("render");
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::write(scratch.join("lwm.json"), edited).unwrap();
+    let changed = weft_eval::render_recorded("lwm", &scratch).unwrap();
+    assert!(
+        changed
+            .iter()
+            .any(|(file, text)| *text != read(&dir.join(file))),
+        "an edited run rendered the committed page"
+    );
+    assert!(weft_eval::render_recorded("nosuch", &dir)
+        .unwrap_err()
+        .contains("no study `nosuch`"));
+}
