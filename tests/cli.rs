@@ -336,3 +336,93 @@ fn vcd_reads_back() {
     assert_eq!(rises, 50, "one rising clock edge per cycle");
     assert_eq!(last_time, 500, "10 ps per cycle");
 }
+
+/// Copies `from` (a folder) into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A fresh clone without Yosys: `weft export` prints the published figures of every
+/// unchanged preset and names, in one line with the install command, those it cannot
+/// measure. The published report is copied without `sub_warp_unit_4x8`'s row, which
+/// then stands for a changed preset.
+#[test]
+fn export_without_yosys_prints_the_published_figures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let clone = scratch("export-no-yosys");
+    copy_tree(&root.join("constraints"), &clone.join("constraints"));
+    let report = clone.join("docs/report");
+    std::fs::create_dir_all(&report).unwrap();
+    std::fs::copy(root.join("docs/report/report.md"), report.join("report.md")).unwrap();
+    let published: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(root.join("docs/report/report.json")).unwrap(),
+    )
+    .unwrap();
+    let decision = published
+        .iter()
+        .find(|r| r["preset"] == "capri_decision")
+        .expect("capri_decision is published");
+    let rest: Vec<_> = published
+        .iter()
+        .filter(|r| r["preset"] != "sub_warp_unit_4x8")
+        .collect();
+    std::fs::write(
+        report.join("report.json"),
+        serde_json::to_string(&rest).unwrap(),
+    )
+    .unwrap();
+    let no_tools = scratch("export-no-yosys-path");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "export",
+            "--out",
+            "v",
+            "sub_warp_unit_4x8",
+            "capri_decision",
+        ])
+        .current_dir(&clone)
+        .env("PATH", &no_tools)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.starts_with("capri_decision "))
+        .unwrap_or_else(|| panic!("no row for capri_decision: {t}"));
+    let figures: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        figures[1],
+        decision["area"]["cells"].to_string(),
+        "published cells: {line}"
+    );
+    assert_eq!(
+        *figures.last().unwrap(),
+        format!(
+            "{:.1}",
+            decision["fpga"]["fmax_median_mhz"].as_f64().unwrap()
+        ),
+        "published Fmax: {line}"
+    );
+    let unmeasured: Vec<&str> = t.lines().filter(|l| l.contains("not measured")).collect();
+    assert_eq!(unmeasured.len(), 1, "{t}");
+    assert!(
+        unmeasured[0].contains("sub_warp_unit_4x8")
+            && !unmeasured[0].contains("capri_decision")
+            && unmeasured[0].contains("apt-get install -y yosys"),
+        "{t}"
+    );
+    assert!(
+        !t.lines().any(|l| l.starts_with("sub_warp_unit_4x8 ")),
+        "{t}"
+    );
+}
