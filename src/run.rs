@@ -38,6 +38,10 @@ pub struct RunArgs {
     /// MSHRs, DRAM queue) as a VCD that GTKWave opens.
     #[arg(long)]
     vcd: Option<PathBuf>,
+    /// Print the decoded kernel (address, instruction, each branch's reconvergence
+    /// point) and exit, to read a waveform's PC and a divergence against the code.
+    #[arg(long)]
+    listing: bool,
     /// Only the functional run (every thread's results, no timing).
     #[arg(long)]
     functional: bool,
@@ -62,6 +66,10 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     let kernel = args.kernel.as_deref().expect("clap requires KERNEL");
     let elf = weft_flow::kernel::load(kernel)?;
     let image = Image::from_elf(&elf).map_err(|e| format!("{}: {e}", kernel.display()))?;
+    if args.listing {
+        print!("{}", Program::new(image).listing());
+        return Ok(());
+    }
     let launch = match (args.threads, args.cta, image.launch) {
         (Some(t), Some(c), _) => Launch::new(t, c)?,
         (t, c, Some((lt, lc))) => Launch::new(t.unwrap_or(lt), c.unwrap_or(lc))?,

@@ -397,6 +397,54 @@ fn every_kernel_has_a_control_flow_graph() {
     }
 }
 
+/// `weft run --listing` prints every instruction of the code at its address, under the
+/// symbols that start there, and each branch the kernel reaches with its reconvergence
+/// point, as the control-flow graph has it.
+#[test]
+fn listing_shows_each_instruction_and_each_branch_reconvergence() {
+    let name = "micro/control";
+    let out = weft(&["run", &format!("kernels/{name}.c"), "--listing"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let program = Program::new(device_image(name));
+    let cfg = program.cfg().unwrap();
+    let line_at = |pc: u32| {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{pc:08x} ")))
+            .unwrap_or_else(|| panic!("no line for {pc:#x}: {t}"))
+    };
+    let kernel_label = t.lines().position(|l| l == "weft_kernel:").expect(&t);
+    assert!(t
+        .lines()
+        .nth(kernel_label + 1)
+        .unwrap()
+        .contains(&format!("{:08x}", program.image.kernel)));
+    let words: u32 = program
+        .image
+        .text
+        .iter()
+        .map(|(lo, hi)| (hi - lo) / 4)
+        .sum();
+    let listed = t.lines().filter(|l| l.starts_with("  ")).count() as u32;
+    assert_eq!(listed, words, "one line per word of code");
+    assert!(!cfg.reconvergence.is_empty());
+    for (pc, point) in &cfg.reconvergence {
+        let line = line_at(*pc);
+        let inst = program.fetch(*pc).unwrap();
+        assert!(line.contains(&inst.mnemonic()), "{line}");
+        let want = match point {
+            weft_sim::core::cfg::Reconvergence::At(r) => format!("# reconverges at {r:#x}"),
+            weft_sim::core::cfg::Reconvergence::AtReturn => {
+                "# reconverges at the function's return".into()
+            }
+        };
+        assert!(line.ends_with(&want), "{line} should end with {want}");
+    }
+    // A plain instruction carries no note.
+    let first = line_at(program.image.kernel);
+    assert!(!first.contains('#'), "{first}");
+}
+
 /// `weft run --dump` prints the symbol's bytes in address order, lower-case hex, and
 /// `--json` the same under `dumps`.
 #[test]
