@@ -2,11 +2,12 @@
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use weft_flow::gtkwave::{self, Show};
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::{Machine, KEYS};
 use weft_sim::core::simt::{self, Options, Stats};
-use weft_sim::core::trace::{Trace, VcdTrace};
+use weft_sim::core::trace::{Groups, Radix, Trace, VcdTrace, WarpState};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -98,10 +99,15 @@ pub fn run(args: RunArgs) -> Result<(), String> {
                 let file = std::fs::File::create(path)
                     .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
                 let w = std::io::BufWriter::new(file);
-                Some(
-                    VcdTrace::new(w, machine.cores as usize, machine.warps as usize)
-                        .map_err(|e| format!("--vcd {}: {e}", path.display()))?,
+                let trace = VcdTrace::new(
+                    w,
+                    machine.cores as usize,
+                    machine.warps as usize,
+                    machine.lanes,
                 )
+                .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
+                write_save_file(path, trace.groups())?;
+                Some(trace)
             }
             None => None,
         };
@@ -142,6 +148,34 @@ pub fn run(args: RunArgs) -> Result<(), String> {
         }
         Ok(())
     }
+}
+
+/// `FILE.gtkw` beside the core's waveform: per core its issue, warps and memory groups,
+/// PCs and lane masks in hex, warp states by name.
+fn write_save_file(vcd: &Path, groups: &Groups) -> Result<PathBuf, String> {
+    let groups: Vec<(String, Vec<gtkwave::Trace>)> = groups
+        .iter()
+        .map(|(name, wires)| {
+            let traces = wires
+                .iter()
+                .map(|w| gtkwave::Trace {
+                    path: w.path.clone(),
+                    width: w.width,
+                    show: match w.radix {
+                        Radix::Binary => Show::Binary,
+                        Radix::Decimal => Show::Decimal,
+                        Radix::Hex => Show::Hex,
+                        Radix::WarpState => Show::Names {
+                            tag: "warp_states",
+                            names: &WarpState::NAMES,
+                        },
+                    },
+                })
+                .collect();
+            (name.clone(), traces)
+        })
+        .collect();
+    gtkwave::write_save_file(vcd, &groups)
 }
 
 fn print_json(
