@@ -55,6 +55,12 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<(), String> {
+    if args.max_cycles == 0 {
+        return Err("--max-cycles must be at least 1".into());
+    }
+    if args.max_instructions == 0 {
+        return Err("--max-instructions must be at least 1".into());
+    }
     let machine = weft_eval::measure::machine(&args.machine, &args.sets)?;
     if args.list_keys {
         let values = machine.values();
@@ -67,6 +73,10 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     let kernel = args.kernel.as_deref().expect("clap requires KERNEL");
     let elf = weft_flow::kernel::load(kernel)?;
     let image = Image::from_elf(&elf).map_err(|e| format!("{}: {e}", kernel.display()))?;
+    // Every symbol to dump exists before the run starts.
+    for name in &args.dump {
+        image.symbol_bytes(name)?;
+    }
     if args.listing {
         print!("{}", Program::new(image).listing());
         return Ok(());

@@ -426,3 +426,167 @@ fn export_without_yosys_prints_the_published_figures() {
         "{t}"
     );
 }
+
+/// Every command checks its arguments (presets, libraries, numbers, folders) before it
+/// starts a tool or a run: each refusal below comes with its message on a PATH without
+/// any tool (a tool started first would fail with "not found" instead), and no output
+/// of a run.
+#[test]
+fn every_command_refuses_bad_arguments_before_starting() {
+    let dir = scratch("refusals");
+    let file = dir.join("a_file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let under_file = |name: &str| file.join(name).to_str().unwrap().to_string();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let empty = empty.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, String)> = [
+        (
+            vec!["export", "--out", &empty, "no_such_block"],
+            "unknown preset `no_such_block`".to_string(),
+        ),
+        (
+            vec!["lint", "--dir", &empty, "sub_warp_unit_4x8"],
+            "sub_warp_unit_4x8.v does not exist; run `weft export".into(),
+        ),
+        (
+            vec!["area", "sub_warp_unit_4x8", "--asic", "nosuch"],
+            "no cell library `nosuch` (osu018 or osu035)".into(),
+        ),
+        (
+            vec!["area", "sub_warp_unit_4x8", "--synth-minutes", "0"],
+            "--synth-minutes must be at least 1".into(),
+        ),
+        (
+            vec!["area", "--dir", &empty, "sub_warp_unit_4x8"],
+            "does not exist; run `weft export".into(),
+        ),
+        (
+            vec!["fpga", "sub_warp_unit_4x8", "--seeds", "0"],
+            "--seeds must be at least 1".into(),
+        ),
+        (
+            vec!["fpga", "sub_warp_unit_4x8", "--freq", "0"],
+            "--freq must be a positive number of MHz".into(),
+        ),
+        (
+            vec!["fpga", "no_such_block"],
+            "unknown preset `no_such_block`".into(),
+        ),
+        (
+            vec!["report", "--asic", "nosuch", "capri_decision"],
+            "no cell library `nosuch`".into(),
+        ),
+        (
+            vec!["report", "--asic-minutes", "0", "capri_decision"],
+            "--asic-minutes must be at least 1".into(),
+        ),
+        (
+            vec!["report", "--jobs", "0", "capri_decision"],
+            "--jobs must be at least 1".into(),
+        ),
+        (
+            vec!["report", "--out", &under_file("report"), "capri_decision"],
+            "--out".to_string() + " " + &under_file("report") + ": cannot create the folder",
+        ),
+        (
+            vec!["report", "--cache", &under_file("cache"), "capri_decision"],
+            "--cache ".to_string() + &under_file("cache") + ": cannot create the folder",
+        ),
+        (
+            vec!["sim", "sub_warp_unit_4x8", "--cycles", "0"],
+            "--cycles must be at least 1".into(),
+        ),
+        (
+            vec![
+                "sim",
+                "sub_warp_unit_4x8",
+                "--cycles",
+                "10",
+                "--vcd",
+                &under_file("w.vcd"),
+            ],
+            "cannot create ".to_string() + &under_file("w.vcd"),
+        ),
+        (
+            vec![
+                "cosim",
+                "sub_warp_unit_4x8",
+                "--cycles",
+                "10",
+                "--keep",
+                &under_file("keep"),
+            ],
+            "--keep ".to_string() + &under_file("keep") + ": cannot create the folder",
+        ),
+        (
+            vec!["prove", "sub_warp_unit_4x8", "--depth", "1"],
+            "--depth must be at least 2".into(),
+        ),
+        (
+            vec!["prove", "sub_warp_unit_4x8", "--minutes", "0"],
+            "--minutes must be at least 1".into(),
+        ),
+        (
+            vec!["prove", "sub_warp_unit_4x8", "--out", &under_file("prove")],
+            "--out ".to_string() + &under_file("prove") + ": cannot create the folder",
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--max-cycles", "0"],
+            "--max-cycles must be at least 1".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--max-instructions", "0"],
+            "--max-instructions must be at least 1".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--machine", "nosuch"],
+            "no machine preset `nosuch`".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--set", "nosuch=1"],
+            "unknown machine key `nosuch`".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/no_such.c"],
+            "kernel source kernels/micro/no_such.c not found".into(),
+        ),
+        (
+            vec!["workloads", "--set", "nosuch=1"],
+            "unknown machine key `nosuch`".into(),
+        ),
+        (
+            vec!["eval", "lwm", "--jobs", "0"],
+            "--jobs 0: at least one run at a time".into(),
+        ),
+        (
+            vec!["eval", "lwm", "--only", "nosuch"],
+            "--only nosuch: no nosuch.c in kernels/lwm".into(),
+        ),
+        (
+            vec!["eval", "lwm", "--out", &under_file("eval")],
+            "--out ".to_string() + &under_file("eval") + ": cannot create the folder",
+        ),
+    ]
+    .into_iter()
+    .map(|(args, message)| (args.into_iter().map(String::from).collect(), message))
+    .collect();
+    for (args, message) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", &empty)
+            .output()
+            .unwrap();
+        let t = text(&out);
+        assert!(!out.status.success(), "weft {args:?} succeeded: {t}");
+        assert!(
+            t.contains(&message),
+            "weft {args:?} should say `{message}`: {t}"
+        );
+        assert!(
+            out.stdout.is_empty() && t.lines().count() == 1,
+            "weft {args:?} started before refusing: {t}"
+        );
+    }
+}

@@ -445,6 +445,24 @@ fn listing_shows_each_instruction_and_each_branch_reconvergence() {
     assert!(!first.contains('#'), "{first}");
 }
 
+/// A `--dump` symbol the kernel lacks is refused before the run: a run limited to one
+/// cycle would otherwise stop at its limit first.
+#[test]
+fn a_missing_dump_symbol_is_refused_before_the_run() {
+    let out = weft(&[
+        "run",
+        "kernels/micro/saxpy.c",
+        "--dump",
+        "nope",
+        "--max-cycles",
+        "1",
+    ]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(t.contains("no symbol `nope`"), "{t}");
+    assert!(!t.contains("--max-cycles"), "{t}");
+}
+
 /// `weft run --dump` prints the symbol's bytes in address order, lower-case hex, and
 /// `--json` the same under `dumps`.
 #[test]
