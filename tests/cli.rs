@@ -335,6 +335,31 @@ fn vcd_reads_back() {
     }
     assert_eq!(rises, 50, "one rising clock edge per cycle");
     assert_eq!(last_time, 500, "10 ps per cycle");
+    // The save file beside it: the inputs, then the outputs, every one a port of the VCD.
+    let save = std::fs::read_to_string(dir.join("swu.vcd.gtkw")).unwrap();
+    let listed: Vec<&str> = save
+        .lines()
+        .filter(|l| !l.starts_with(['@', '-', '^', '[']))
+        .map(|l| l.split('[').next().unwrap())
+        .collect();
+    let inputs = ["clock", "reset", "load", "mask_in", "mode"];
+    let outputs = ["sub_valid", "sub_mask", "sub_rows", "last", "stall"];
+    let expected: Vec<String> = inputs
+        .iter()
+        .chain(&outputs)
+        .map(|p| format!("uut.{p}"))
+        .collect();
+    assert_eq!(listed, expected, "{save}");
+    let groups: Vec<&str> = save.lines().filter(|l| l.starts_with('-')).collect();
+    assert_eq!(
+        groups,
+        ["-inputs", "-inputs", "-outputs", "-outputs"],
+        "{save}"
+    );
+    assert!(
+        save.contains("@22\nuut.mask_in[31:0]"),
+        "buses in hex: {save}"
+    );
 }
 
 /// Copies `from` (a folder) into `to`, recursively.

@@ -55,8 +55,9 @@ pub fn simulate(preset: &str, cycles: u64, seed: u64, vcd: Option<&Path>) -> Res
         report.cycles_per_second()
     );
     if let Some(path) = vcd {
+        // `weft sim` writes the save file `FILE.gtkw` beside it.
         println!(
-            "waveform: {} (open with `gtkwave {}`)",
+            "waveform: {} (open with `gtkwave {}.gtkw`)",
             path.display(),
             path.display()
         );
