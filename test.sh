@@ -6,8 +6,8 @@
 #                      every preset
 # The full tier is every test named `full_`: every preset co-simulated 100 000 cycles
 # under Icarus and Verilator, the FPGA flow (place and route) and the report.
-# Installs Yosys, Verilator, Icarus Verilog, nextpnr-ice40, OpenSTA and clang/lld (for
-# the kernels) from Debian's packages first when any of them is missing (needs root or
+# Installs Yosys, Verilator, Icarus Verilog, nextpnr-ice40, OpenSTA, clang/lld (for
+# the kernels) and GTKWave with xvfb (to open the waveforms) from Debian's packages first when any of them is missing (needs root or
 # sudo), and fetches the OSU standard-cell libraries into target/cell-libraries (the
 # packages are downloaded and unpacked, not installed: they would pull in qflow).
 set -euo pipefail
@@ -28,6 +28,8 @@ command -v nextpnr-ice40 >/dev/null || missing+=(nextpnr-ice40)
 command -v clang >/dev/null || missing+=(clang)
 command -v ld.lld >/dev/null || missing+=(lld)
 command -v sta >/dev/null || missing+=(opensta)
+command -v gtkwave >/dev/null || missing+=(gtkwave)
+command -v xvfb-run >/dev/null || missing+=(xvfb)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   sudo_cmd=""

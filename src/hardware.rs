@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use weft_flow::commands::{self, exported_file, AreaCommand, FpgaCommand, ReportCommand};
 use weft_flow::fpga::Device;
+use weft_flow::gtkwave::{self, Show};
 use weft_flow::lint;
 use weft_flow::report::{self, Design};
 use weft_testbenches::commands::{self as on_presets, select, ProveOptions};
@@ -238,7 +239,39 @@ pub struct SimArgs {
 }
 
 pub fn sim(a: SimArgs) -> Result<(), String> {
-    on_presets::simulate(&a.preset, a.cycles, a.seed, a.vcd.as_deref())
+    on_presets::simulate(&a.preset, a.cycles, a.seed, a.vcd.as_deref())?;
+    match &a.vcd {
+        Some(vcd) => block_save_file(presets::find(&a.preset)?, vcd),
+        None => Ok(()),
+    }
+}
+
+/// `FILE.gtkw` beside a block's waveform: its ports under `uut`, inputs then outputs
+/// (the port groups of the block's struct comments are not known to the bench), buses
+/// in hex.
+fn block_save_file(p: Preset, vcd: &Path) -> Result<(), String> {
+    let ports = weft_flow::verilog::module_ports(&p.exported(), p.name)?;
+    let group = |input: bool| {
+        ports
+            .iter()
+            .filter(|port| port.input == input)
+            .map(|port| gtkwave::Trace {
+                path: format!("uut.{}", port.name),
+                width: port.width as u32,
+                show: if port.width > 1 {
+                    Show::Hex
+                } else {
+                    Show::Binary
+                },
+            })
+            .collect()
+    };
+    let groups = [
+        ("inputs".to_string(), group(true)),
+        ("outputs".to_string(), group(false)),
+    ];
+    gtkwave::write_save_file(vcd, &groups)?;
+    Ok(())
 }
 
 #[derive(Args)]

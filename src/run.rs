@@ -2,11 +2,12 @@
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use weft_flow::gtkwave::{self, Show};
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::{Machine, KEYS};
 use weft_sim::core::simt::{self, Options, Stats};
-use weft_sim::core::trace::{Trace, VcdTrace};
+use weft_sim::core::trace::{Groups, Radix, Trace, VcdTrace, WarpState};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -38,6 +39,10 @@ pub struct RunArgs {
     /// MSHRs, DRAM queue) as a VCD that GTKWave opens.
     #[arg(long)]
     vcd: Option<PathBuf>,
+    /// Print the decoded kernel (address, instruction, each branch's reconvergence
+    /// point) and exit, to read a waveform's PC and a divergence against the code.
+    #[arg(long)]
+    listing: bool,
     /// Only the functional run (every thread's results, no timing).
     #[arg(long)]
     functional: bool,
@@ -50,6 +55,12 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<(), String> {
+    if args.max_cycles == 0 {
+        return Err("--max-cycles must be at least 1".into());
+    }
+    if args.max_instructions == 0 {
+        return Err("--max-instructions must be at least 1".into());
+    }
     let machine = weft_eval::measure::machine(&args.machine, &args.sets)?;
     if args.list_keys {
         let values = machine.values();
@@ -62,6 +73,14 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     let kernel = args.kernel.as_deref().expect("clap requires KERNEL");
     let elf = weft_flow::kernel::load(kernel)?;
     let image = Image::from_elf(&elf).map_err(|e| format!("{}: {e}", kernel.display()))?;
+    // Every symbol to dump exists before the run starts.
+    for name in &args.dump {
+        image.symbol_bytes(name)?;
+    }
+    if args.listing {
+        print!("{}", Program::new(image).listing());
+        return Ok(());
+    }
     let launch = match (args.threads, args.cta, image.launch) {
         (Some(t), Some(c), _) => Launch::new(t, c)?,
         (t, c, Some((lt, lc))) => Launch::new(t.unwrap_or(lt), c.unwrap_or(lc))?,
@@ -90,10 +109,15 @@ pub fn run(args: RunArgs) -> Result<(), String> {
                 let file = std::fs::File::create(path)
                     .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
                 let w = std::io::BufWriter::new(file);
-                Some(
-                    VcdTrace::new(w, machine.cores as usize, machine.warps as usize)
-                        .map_err(|e| format!("--vcd {}: {e}", path.display()))?,
+                let trace = VcdTrace::new(
+                    w,
+                    machine.cores as usize,
+                    machine.warps as usize,
+                    machine.lanes,
                 )
+                .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
+                write_save_file(path, trace.groups())?;
+                Some(trace)
             }
             None => None,
         };
@@ -134,6 +158,34 @@ pub fn run(args: RunArgs) -> Result<(), String> {
         }
         Ok(())
     }
+}
+
+/// `FILE.gtkw` beside the core's waveform: per core its issue, warps and memory groups,
+/// PCs and lane masks in hex, warp states by name.
+fn write_save_file(vcd: &Path, groups: &Groups) -> Result<PathBuf, String> {
+    let groups: Vec<(String, Vec<gtkwave::Trace>)> = groups
+        .iter()
+        .map(|(name, wires)| {
+            let traces = wires
+                .iter()
+                .map(|w| gtkwave::Trace {
+                    path: w.path.clone(),
+                    width: w.width,
+                    show: match w.radix {
+                        Radix::Binary => Show::Binary,
+                        Radix::Decimal => Show::Decimal,
+                        Radix::Hex => Show::Hex,
+                        Radix::WarpState => Show::Names {
+                            tag: "warp_states",
+                            names: &WarpState::NAMES,
+                        },
+                    },
+                })
+                .collect();
+            (name.clone(), traces)
+        })
+        .collect();
+    gtkwave::write_save_file(vcd, &groups)
 }
 
 fn print_json(

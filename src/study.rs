@@ -32,6 +32,7 @@ pub struct EvalArgs {
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), String> {
+    weft_flow::commands::output_folder("--out", &args.out)?;
     let options = weft_eval::Options {
         out: args.out,
         dir: args.dir,

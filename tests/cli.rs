@@ -335,4 +335,283 @@ fn vcd_reads_back() {
     }
     assert_eq!(rises, 50, "one rising clock edge per cycle");
     assert_eq!(last_time, 500, "10 ps per cycle");
+    // The save file beside it: the inputs, then the outputs, every one a port of the VCD.
+    let save = std::fs::read_to_string(dir.join("swu.vcd.gtkw")).unwrap();
+    let listed: Vec<&str> = save
+        .lines()
+        .filter(|l| !l.starts_with(['@', '-', '^', '[']))
+        .map(|l| l.split('[').next().unwrap())
+        .collect();
+    let inputs = ["clock", "reset", "load", "mask_in", "mode"];
+    let outputs = ["sub_valid", "sub_mask", "sub_rows", "last", "stall"];
+    let expected: Vec<String> = inputs
+        .iter()
+        .chain(&outputs)
+        .map(|p| format!("uut.{p}"))
+        .collect();
+    assert_eq!(listed, expected, "{save}");
+    let groups: Vec<&str> = save.lines().filter(|l| l.starts_with('-')).collect();
+    assert_eq!(
+        groups,
+        ["-inputs", "-inputs", "-outputs", "-outputs"],
+        "{save}"
+    );
+    assert!(
+        save.contains("@22\nuut.mask_in[31:0]"),
+        "buses in hex: {save}"
+    );
+}
+
+/// Copies `from` (a folder) into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A fresh clone without Yosys: `weft export` prints the published figures of every
+/// unchanged preset and names, in one line with the install command, those it cannot
+/// measure. The published report is copied without `sub_warp_unit_4x8`'s row, which
+/// then stands for a changed preset.
+#[test]
+fn export_without_yosys_prints_the_published_figures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let clone = scratch("export-no-yosys");
+    copy_tree(&root.join("constraints"), &clone.join("constraints"));
+    let report = clone.join("docs/report");
+    std::fs::create_dir_all(&report).unwrap();
+    std::fs::copy(root.join("docs/report/report.md"), report.join("report.md")).unwrap();
+    let published: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(root.join("docs/report/report.json")).unwrap(),
+    )
+    .unwrap();
+    let decision = published
+        .iter()
+        .find(|r| r["preset"] == "capri_decision")
+        .expect("capri_decision is published");
+    let rest: Vec<_> = published
+        .iter()
+        .filter(|r| r["preset"] != "sub_warp_unit_4x8")
+        .collect();
+    std::fs::write(
+        report.join("report.json"),
+        serde_json::to_string(&rest).unwrap(),
+    )
+    .unwrap();
+    let no_tools = scratch("export-no-yosys-path");
+    let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args([
+            "export",
+            "--out",
+            "v",
+            "sub_warp_unit_4x8",
+            "capri_decision",
+        ])
+        .current_dir(&clone)
+        .env("PATH", &no_tools)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.starts_with("capri_decision "))
+        .unwrap_or_else(|| panic!("no row for capri_decision: {t}"));
+    let figures: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        figures[1],
+        decision["area"]["cells"].to_string(),
+        "published cells: {line}"
+    );
+    assert_eq!(
+        *figures.last().unwrap(),
+        format!(
+            "{:.1}",
+            decision["fpga"]["fmax_median_mhz"].as_f64().unwrap()
+        ),
+        "published Fmax: {line}"
+    );
+    let unmeasured: Vec<&str> = t.lines().filter(|l| l.contains("not measured")).collect();
+    assert_eq!(unmeasured.len(), 1, "{t}");
+    assert!(
+        unmeasured[0].contains("sub_warp_unit_4x8")
+            && !unmeasured[0].contains("capri_decision")
+            && unmeasured[0].contains("apt-get install -y yosys"),
+        "{t}"
+    );
+    assert!(
+        !t.lines().any(|l| l.starts_with("sub_warp_unit_4x8 ")),
+        "{t}"
+    );
+}
+
+/// Every command checks its arguments (presets, libraries, numbers, folders) before it
+/// starts a tool or a run: each refusal below comes with its message on a PATH without
+/// any tool (a tool started first would fail with "not found" instead), and no output
+/// of a run.
+#[test]
+fn every_command_refuses_bad_arguments_before_starting() {
+    let dir = scratch("refusals");
+    let file = dir.join("a_file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let under_file = |name: &str| file.join(name).to_str().unwrap().to_string();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let empty = empty.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, String)> = [
+        (
+            vec!["export", "--out", &empty, "no_such_block"],
+            "unknown preset `no_such_block`".to_string(),
+        ),
+        (
+            vec!["lint", "--dir", &empty, "sub_warp_unit_4x8"],
+            "sub_warp_unit_4x8.v does not exist; run `weft export".into(),
+        ),
+        (
+            vec!["area", "sub_warp_unit_4x8", "--asic", "nosuch"],
+            "no cell library `nosuch` (osu018 or osu035)".into(),
+        ),
+        (
+            vec!["area", "sub_warp_unit_4x8", "--synth-minutes", "0"],
+            "--synth-minutes must be at least 1".into(),
+        ),
+        (
+            vec!["area", "--dir", &empty, "sub_warp_unit_4x8"],
+            "does not exist; run `weft export".into(),
+        ),
+        (
+            vec!["fpga", "sub_warp_unit_4x8", "--seeds", "0"],
+            "--seeds must be at least 1".into(),
+        ),
+        (
+            vec!["fpga", "sub_warp_unit_4x8", "--freq", "0"],
+            "--freq must be a positive number of MHz".into(),
+        ),
+        (
+            vec!["fpga", "no_such_block"],
+            "unknown preset `no_such_block`".into(),
+        ),
+        (
+            vec!["report", "--asic", "nosuch", "capri_decision"],
+            "no cell library `nosuch`".into(),
+        ),
+        (
+            vec!["report", "--asic-minutes", "0", "capri_decision"],
+            "--asic-minutes must be at least 1".into(),
+        ),
+        (
+            vec!["report", "--jobs", "0", "capri_decision"],
+            "--jobs must be at least 1".into(),
+        ),
+        (
+            vec!["report", "--out", &under_file("report"), "capri_decision"],
+            "--out".to_string() + " " + &under_file("report") + ": cannot create the folder",
+        ),
+        (
+            vec!["report", "--cache", &under_file("cache"), "capri_decision"],
+            "--cache ".to_string() + &under_file("cache") + ": cannot create the folder",
+        ),
+        (
+            vec!["sim", "sub_warp_unit_4x8", "--cycles", "0"],
+            "--cycles must be at least 1".into(),
+        ),
+        (
+            vec![
+                "sim",
+                "sub_warp_unit_4x8",
+                "--cycles",
+                "10",
+                "--vcd",
+                &under_file("w.vcd"),
+            ],
+            "cannot create ".to_string() + &under_file("w.vcd"),
+        ),
+        (
+            vec![
+                "cosim",
+                "sub_warp_unit_4x8",
+                "--cycles",
+                "10",
+                "--keep",
+                &under_file("keep"),
+            ],
+            "--keep ".to_string() + &under_file("keep") + ": cannot create the folder",
+        ),
+        (
+            vec!["prove", "sub_warp_unit_4x8", "--depth", "1"],
+            "--depth must be at least 2".into(),
+        ),
+        (
+            vec!["prove", "sub_warp_unit_4x8", "--minutes", "0"],
+            "--minutes must be at least 1".into(),
+        ),
+        (
+            vec!["prove", "sub_warp_unit_4x8", "--out", &under_file("prove")],
+            "--out ".to_string() + &under_file("prove") + ": cannot create the folder",
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--max-cycles", "0"],
+            "--max-cycles must be at least 1".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--max-instructions", "0"],
+            "--max-instructions must be at least 1".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--machine", "nosuch"],
+            "no machine preset `nosuch`".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--set", "nosuch=1"],
+            "unknown machine key `nosuch`".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/no_such.c"],
+            "kernel source kernels/micro/no_such.c not found".into(),
+        ),
+        (
+            vec!["workloads", "--set", "nosuch=1"],
+            "unknown machine key `nosuch`".into(),
+        ),
+        (
+            vec!["eval", "lwm", "--jobs", "0"],
+            "--jobs 0: at least one run at a time".into(),
+        ),
+        (
+            vec!["eval", "lwm", "--only", "nosuch"],
+            "--only nosuch: no nosuch.c in kernels/lwm".into(),
+        ),
+        (
+            vec!["eval", "lwm", "--out", &under_file("eval")],
+            "--out ".to_string() + &under_file("eval") + ": cannot create the folder",
+        ),
+    ]
+    .into_iter()
+    .map(|(args, message)| (args.into_iter().map(String::from).collect(), message))
+    .collect();
+    for (args, message) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", &empty)
+            .output()
+            .unwrap();
+        let t = text(&out);
+        assert!(!out.status.success(), "weft {args:?} succeeded: {t}");
+        assert!(
+            t.contains(&message),
+            "weft {args:?} should say `{message}`: {t}"
+        );
+        assert!(
+            out.stdout.is_empty() && t.lines().count() == 1,
+            "weft {args:?} started before refusing: {t}"
+        );
+    }
 }

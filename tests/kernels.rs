@@ -397,6 +397,72 @@ fn every_kernel_has_a_control_flow_graph() {
     }
 }
 
+/// `weft run --listing` prints every instruction of the code at its address, under the
+/// symbols that start there, and each branch the kernel reaches with its reconvergence
+/// point, as the control-flow graph has it.
+#[test]
+fn listing_shows_each_instruction_and_each_branch_reconvergence() {
+    let name = "micro/control";
+    let out = weft(&["run", &format!("kernels/{name}.c"), "--listing"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let program = Program::new(device_image(name));
+    let cfg = program.cfg().unwrap();
+    let line_at = |pc: u32| {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{pc:08x} ")))
+            .unwrap_or_else(|| panic!("no line for {pc:#x}: {t}"))
+    };
+    let kernel_label = t.lines().position(|l| l == "weft_kernel:").expect(&t);
+    assert!(t
+        .lines()
+        .nth(kernel_label + 1)
+        .unwrap()
+        .contains(&format!("{:08x}", program.image.kernel)));
+    let words: u32 = program
+        .image
+        .text
+        .iter()
+        .map(|(lo, hi)| (hi - lo) / 4)
+        .sum();
+    let listed = t.lines().filter(|l| l.starts_with("  ")).count() as u32;
+    assert_eq!(listed, words, "one line per word of code");
+    assert!(!cfg.reconvergence.is_empty());
+    for (pc, point) in &cfg.reconvergence {
+        let line = line_at(*pc);
+        let inst = program.fetch(*pc).unwrap();
+        assert!(line.contains(&inst.mnemonic()), "{line}");
+        let want = match point {
+            weft_sim::core::cfg::Reconvergence::At(r) => format!("# reconverges at {r:#x}"),
+            weft_sim::core::cfg::Reconvergence::AtReturn => {
+                "# reconverges at the function's return".into()
+            }
+        };
+        assert!(line.ends_with(&want), "{line} should end with {want}");
+    }
+    // A plain instruction carries no note.
+    let first = line_at(program.image.kernel);
+    assert!(!first.contains('#'), "{first}");
+}
+
+/// A `--dump` symbol the kernel lacks is refused before the run: a run limited to one
+/// cycle would otherwise stop at its limit first.
+#[test]
+fn a_missing_dump_symbol_is_refused_before_the_run() {
+    let out = weft(&[
+        "run",
+        "kernels/micro/saxpy.c",
+        "--dump",
+        "nope",
+        "--max-cycles",
+        "1",
+    ]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(t.contains("no symbol `nope`"), "{t}");
+    assert!(!t.contains("--max-cycles"), "{t}");
+}
+
 /// `weft run --dump` prints the symbol's bytes in address order, lower-case hex, and
 /// `--json` the same under `dumps`.
 #[test]
@@ -768,6 +834,22 @@ fn run_writes_the_core_state_as_a_vcd() {
     };
     let valid = id(&["gpu", "core0", "issue_valid"]);
     let lanes = id(&["gpu", "core0", "active_lanes"]);
+    let pc = id(&["gpu", "core0", "issue_pc"]);
+    let mask = id(&["gpu", "core0", "issue_lanes"]);
+    let image = device_image("micro/cta_sum");
+    let (mut pc_now, mut mask_now, mut issues_checked) = (0u64, 0u64, 0u64);
+    // What issued in the cycles up to a change: a PC of the kernel's code, and as many
+    // lanes in the mask as threads executed (a warp is one row on this machine).
+    let mut check_issue = |valid: u64, lanes: u64, pc: u64, mask: u64| {
+        if valid == 1 {
+            assert!(
+                image.is_text(pc as u32),
+                "issue_pc {pc:#x} outside the code"
+            );
+            assert_eq!(u64::from(mask.count_ones()), lanes, "mask {mask:#x}");
+            issues_checked += 1;
+        }
+    };
     let states: Vec<vcd::IdCode> = (0..32)
         .map(|w| id(&["gpu", "core0", &format!("warp{w:02}_state")]))
         .collect();
@@ -792,6 +874,7 @@ fn run_writes_the_core_state_as_a_vcd() {
             );
             issue_cycles += valid_now * (at - t);
             thread_instructions += valid_now * lanes_now * (at - t);
+            check_issue(valid_now, lanes_now, pc_now, mask_now);
             t = at;
         }
         if let Some((i, n)) = change {
@@ -799,6 +882,10 @@ fn run_writes_the_core_state_as_a_vcd() {
                 valid_now = n;
             } else if i == lanes {
                 lanes_now = n;
+            } else if i == pc {
+                pc_now = n;
+            } else if i == mask {
+                mask_now = n;
             } else if states.contains(&i) {
                 assert!(n <= 5, "warp state code {n}");
             }
@@ -806,11 +893,146 @@ fn run_writes_the_core_state_as_a_vcd() {
     }
     issue_cycles += valid_now * (cycles - t);
     thread_instructions += valid_now * lanes_now * (cycles - t);
+    check_issue(valid_now, lanes_now, pc_now, mask_now);
+    assert!(issues_checked > 0, "no issue seen");
     assert_eq!(issue_cycles, v["warp_instructions"].as_u64().unwrap());
     assert_eq!(
         thread_instructions,
         v["thread_instructions"].as_u64().unwrap()
     );
+    // The GTKWave save file beside it: per core the issue, warps and memory groups, every
+    // signal of the VCD, warp states through the filter written beside it.
+    let save = std::fs::read_to_string(dir.join("cta_sum.vcd.gtkw")).unwrap();
+    for group in ["dram", "core0 issue", "core0 warps", "core0 memory"] {
+        assert!(
+            save.lines().any(|l| l == format!("-{group}")),
+            "{group}: {save}"
+        );
+    }
+    let listed: Vec<&str> = save
+        .lines()
+        .filter(|l| !l.starts_with(['@', '-', '^', '[']))
+        .map(|l| l.split('[').next().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 1 + 5 + 32 + 1, "{save}");
+    let header = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()))
+        .parse_header()
+        .unwrap();
+    for signal in &listed {
+        let scopes: Vec<&str> = signal.split('.').collect();
+        assert!(
+            header.find_var(&scopes).is_some(),
+            "{signal} not in the VCD"
+        );
+    }
+    let filter = std::fs::read_to_string(dir.join("cta_sum.vcd.warp_states.txt")).unwrap();
+    assert!(filter.lines().any(|l| l == "1 ready"), "{filter}");
+    assert!(save.contains(&format!(
+        "^1 {}",
+        dir.join("cta_sum.vcd.warp_states.txt").display()
+    )));
+}
+
+/// Debian's GTKWave opens a core waveform with its save file: a Tcl script lists the
+/// traces as GTKWave loaded them (name, flags, value at a cycle where warps are running)
+/// and exits. The groups are GTKWave groups, PCs show in hex, warp states by name.
+#[test]
+fn full_gtkwave_opens_the_core_waveform_with_its_save_file() {
+    use weft_flow::tools::{GTKWAVE, XVFB_RUN};
+    for tool in [GTKWAVE, XVFB_RUN] {
+        tool.find().unwrap_or_else(|e| panic!("{e}"));
+    }
+    let dir = scratch("gtkwave");
+    let vcd = dir.join("core.vcd");
+    let out = weft(&[
+        "run",
+        "kernels/micro/branch_split.c",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let script = dir.join("list.tcl");
+    std::fs::write(
+        &script,
+        "gtkwave::setMarker 100\n\
+         set n [gtkwave::getTotalNumTraces]\n\
+         for {set i 0} {$i < $n} {incr i} {\n\
+           puts \"trace|[gtkwave::getTraceNameFromIndex $i]|[gtkwave::getTraceFlagsFromIndex $i]|[gtkwave::getTraceValueAtMarkerFromIndex $i]\"\n\
+         }\n\
+         gtkwave::/File/Quit\n",
+    )
+    .unwrap();
+    let out = Command::new("xvfb-run")
+        .args(["-a", "gtkwave", "-S"])
+        .arg(&script)
+        .arg(dir.join("core.vcd.gtkw"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    // (name, flags, value) per trace, in the order GTKWave shows them.
+    let traces: Vec<(&str, u32, &str)> = t
+        .lines()
+        .filter_map(|l| l.strip_prefix("trace|"))
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(3, '|').collect();
+            (f[0], f[1].parse().unwrap(), f[2])
+        })
+        .collect();
+    const HEX: u32 = 0x02;
+    const GROUP_BEGIN: u32 = 0x80_0000;
+    const GROUP_END: u32 = 0x100_0000;
+    const FILE_FILTER: u32 = 0x2000;
+    let groups: Vec<&str> = traces
+        .iter()
+        .filter(|(_, flags, _)| flags & GROUP_BEGIN != 0)
+        .map(|(name, _, _)| *name)
+        .collect();
+    assert_eq!(
+        groups,
+        ["dram", "core0 issue", "core0 warps", "core0 memory"],
+        "{t}"
+    );
+    assert_eq!(
+        traces.iter().filter(|(_, f, _)| f & GROUP_END != 0).count(),
+        groups.len(),
+        "{t}"
+    );
+    let flags_of = |name: &str| {
+        traces
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .unwrap_or_else(|| panic!("{name} not loaded: {t}"))
+    };
+    for signal in [
+        "dram_queue[15:0]",
+        "issue_valid",
+        "issue_warp[5:0]",
+        "active_lanes[6:0]",
+        "mshrs[7:0]",
+    ] {
+        flags_of(signal);
+    }
+    let (_, pc_flags, pc) = flags_of("issue_pc[31:0]");
+    assert!(pc_flags & HEX != 0, "issue_pc in hex: {t}");
+    assert!(
+        u32::from_str_radix(pc, 16).is_ok_and(|pc| pc % 4 == 0 && pc > 0),
+        "issue_pc reads as a hex address: {pc}"
+    );
+    assert!(flags_of("issue_lanes[31:0]").1 & HEX != 0, "{t}");
+    let states: Vec<&(&str, u32, &str)> = traces
+        .iter()
+        .filter(|(n, _, _)| n.ends_with("_state[2:0]"))
+        .collect();
+    assert_eq!(states.len(), 32, "{t}");
+    for (name, flags, value) in states {
+        assert!(flags & FILE_FILTER != 0, "{name} through the filter: {t}");
+        assert!(
+            weft_sim::core::trace::WarpState::NAMES.contains(value),
+            "{name} shows `{value}`, not a state's name"
+        );
+    }
 }
 
 /// One warp with four independent multiply-add chains: barrel processing issues one

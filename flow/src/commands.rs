@@ -22,6 +22,13 @@ pub fn exported_file(dir: &Path, name: &str) -> Result<PathBuf, String> {
     }
 }
 
+/// Creates the output folder `dir` of option `flag` now, so that an unwritable one is
+/// refused before any tool or run starts.
+pub fn output_folder(flag: &str, dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{flag} {}: cannot create the folder: {e}", dir.display()))
+}
+
 /// A scratch folder, or the one the user asked to keep.
 pub fn work_dir(keep: &Option<PathBuf>, what: &str) -> PathBuf {
     keep.clone()
@@ -29,12 +36,8 @@ pub fn work_dir(keep: &Option<PathBuf>, what: &str) -> PathBuf {
 }
 
 /// After `weft export`: the area table of the exported `files` (name, file), published
-/// or cached figures where the Verilog is unchanged; none without Yosys.
+/// or cached figures where the Verilog is unchanged (also without Yosys).
 pub fn export_table(files: &[(&str, PathBuf)], started: Instant) -> Result<(), String> {
-    if let Err(why) = YOSYS.find() {
-        println!("\nno area table: {why}");
-        return Ok(());
-    }
     let texts: Vec<String> = files
         .iter()
         .map(|(_, f)| {
@@ -71,8 +74,11 @@ pub struct AreaCommand {
 }
 
 impl AreaCommand {
-    /// The synthesis time limit; 0 minutes is refused.
+    /// The synthesis time limit; 0 minutes, or a cell library not known, is refused.
     pub fn limit(&self) -> Result<Option<Duration>, String> {
+        if self.asic != "none" {
+            asic::Library::by_name(&self.asic)?;
+        }
         match self.synth_minutes {
             Some(0) => Err("--synth-minutes must be at least 1".into()),
             m => Ok(m.map(|m| Duration::from_secs(60 * m))),
@@ -205,6 +211,13 @@ impl ReportCommand {
     pub fn options(self) -> Result<ReportOptions, String> {
         if self.jobs == 0 {
             return Err("--jobs must be at least 1".into());
+        }
+        if self.asic_minutes == 0 {
+            return Err("--asic-minutes must be at least 1".into());
+        }
+        output_folder("--out", &self.out)?;
+        if !self.no_cache {
+            output_folder("--cache", &self.cache)?;
         }
         let asic = match self.asic.as_str() {
             "none" => None,

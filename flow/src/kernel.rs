@@ -22,8 +22,6 @@ pub const INCLUDE: &str = "kernels/include";
 
 /// Compiles `source` into the ELF `out`; `include` is the folder holding `weft.h`.
 pub fn compile(source: &Path, include: &Path, out: &Path) -> Result<PathBuf, String> {
-    CLANG.find()?;
-    LLD.find()?;
     if !source.is_file() {
         return Err(format!("kernel source {} not found", source.display()));
     }
@@ -33,6 +31,8 @@ pub fn compile(source: &Path, include: &Path, out: &Path) -> Result<PathBuf, Str
             include.join("weft.h").display()
         ));
     }
+    CLANG.find()?;
+    LLD.find()?;
     let (src, inc, elf) = (
         source.display().to_string(),
         format!("-I{}", include.display()),

@@ -88,6 +88,14 @@ impl Known {
         })
     }
 
+    /// The tools' versions the published report was measured with (its Markdown, beside
+    /// the JSON, names them), so that its keys can be computed without the tools.
+    pub fn published_tools(&self) -> Option<String> {
+        let md = std::fs::read_to_string(self.published.as_ref()?.with_extension("md")).ok()?;
+        let line = md.lines().find_map(|l| l.split_once(TOOLS_LABEL))?.1;
+        Some(line.trim_end().strip_suffix('.')?.to_string())
+    }
+
     /// The last row of `name` under any key: what an earlier version cost.
     pub fn last(&self, name: &str) -> Option<Row> {
         self.rows_of(name).into_iter().next()
@@ -122,6 +130,9 @@ pub struct AsicOptions {
     /// Stop each mapping after this many minutes.
     pub minutes: Option<u64>,
 }
+
+/// Where the report's Markdown names the tools' versions.
+const TOOLS_LABEL: &str = "Tools: ";
 
 /// The tools' versions, part of every key.
 pub fn tool_versions() -> Result<String, String> {
@@ -333,7 +344,7 @@ pub fn report(
          Regenerate with `cargo run --release -- report`: it exports each preset itself, and \
          keeps each preset's figures in `target/weft-report-cache/`, keyed by a hash of the \
          preset's Verilog, the flow's scripts and constraints and the tools' versions, so only \
-         changed presets are recomputed. Tools: {tools}.\n\n\
+         changed presets are recomputed. {TOOLS_LABEL}{tools}.\n\n\
          - **cells, flip-flops**: Yosys `synth -flatten`, generic gates; RAMs stay memories, \
          their storage is **RAM bits**.\n\
          - **gates**: the same netlist mapped by ABC to 2-input gates and inverters; \
@@ -451,19 +462,35 @@ enum Figures {
 /// The area table `weft export` prints: the figures known for each preset's current
 /// Verilog, small changed presets measured now (area only, in parallel), large changed
 /// ones named with the command that measures them and how long it took last time.
+/// Without Yosys (or nextpnr) the keys are those of the tools the published report names:
+/// its figures still print, and the presets it does not cover are named in one line with
+/// how to install Yosys.
 pub fn overview(
     designs: &[(&str, &str)],
     fpga: &FpgaOptions,
     known: &Known,
     how: Overview,
 ) -> Result<String, String> {
-    let tools = tool_versions()?;
+    let yosys = YOSYS.find();
+    let tools = match (&yosys, tool_versions()) {
+        (Ok(_), Ok(tools)) => tools,
+        (_, versions) => match known.published_tools() {
+            Some(tools) => tools,
+            None => versions?,
+        },
+    };
     let mut figures: Vec<Option<Figures>> = vec![];
     let mut to_measure = vec![];
+    let mut unmeasurable = vec![];
     for (i, (name, verilog)) in designs.iter().enumerate() {
         let key = key_of(name, verilog, fpga, &tools)?;
         if let Some(row) = known.find(name, &key, fpga) {
             figures.push(Some(Figures::Known(Box::new(row))));
+            continue;
+        }
+        if yosys.is_err() {
+            figures.push(None);
+            unmeasurable.push(*name);
             continue;
         }
         let last = known.last(name);
@@ -520,7 +547,10 @@ pub fn overview(
     let mut text = area::table_header("iCE40 Fmax MHz (HX8K)");
     let mut notes = vec![];
     for ((name, _), f) in designs.iter().zip(figures) {
-        match f.expect("every preset has figures or a reason") {
+        let Some(f) = f else {
+            continue; // named below, with how to install Yosys
+        };
+        match f {
             Figures::Known(row) => match &row.area {
                 Some(a) => text.push_str(&area::table_line(a, &row.ice40_cell())),
                 None => notes.push(format!("{name}: {}", row.ice40_cell())),
@@ -533,6 +563,14 @@ pub fn overview(
     }
     for n in notes {
         text.push_str(&format!("{n}\n"));
+    }
+    if let Err(why) = yosys {
+        if !unmeasurable.is_empty() {
+            text.push_str(&format!(
+                "not measured (changed since the published figures): {}; {why}\n",
+                unmeasurable.join(", ")
+            ));
+        }
     }
     Ok(text)
 }

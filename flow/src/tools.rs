@@ -34,6 +34,16 @@ pub const NEXTPNR_ICE40: Tool = Tool {
     package: "nextpnr-ice40",
 };
 
+/// The waveform viewer, and the virtual display its tests run it in.
+pub const GTKWAVE: Tool = Tool {
+    program: "gtkwave",
+    package: "gtkwave",
+};
+pub const XVFB_RUN: Tool = Tool {
+    program: "xvfb-run",
+    package: "xvfb",
+};
+
 /// The kernels' compiler (Debian's clang, with every LLVM target, RISC-V included).
 pub const CLANG: Tool = Tool {
     program: "clang",

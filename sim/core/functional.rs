@@ -5,10 +5,11 @@
 //! Threads of a CTA take turns: each runs until it exits or reaches `weft_barrier`; when
 //! every live thread of the CTA waits there, they all go on (a thread that has returned
 //! no longer takes part, as in CUDA). CTAs run one after another.
-use crate::core::cfg::{self, Cfg, Flow};
+use crate::core::cfg::{self, Cfg, Flow, Reconvergence};
 use crate::core::image::Image;
 use crate::core::isa::{decode, Inst, Op};
 use crate::core::thread::{Effect, MemFault, Memory, Thread, ThreadEnv, EXIT_PC};
+use std::collections::BTreeMap;
 
 /// Each thread's private stack: the same addresses in every thread, its own bytes (the
 /// LWM paper's per-thread private memory), just below `STACK_TOP`.
@@ -126,6 +127,51 @@ impl Program {
     /// The instruction at `pc`, or why it cannot run.
     pub fn fetch(&self, pc: u32) -> Result<&Inst, String> {
         self.code.fetch(pc)
+    }
+
+    /// The decoded kernel, to read a waveform's PC and a divergence against: every word
+    /// of code with its address and instruction under the symbols that start there, and
+    /// each conditional branch's reconvergence point (`weft run --listing`).
+    pub fn listing(&self) -> String {
+        let (cfg, unknown) = match self.cfg() {
+            Ok(cfg) => (cfg, None),
+            Err(why) => (Cfg::default(), Some(why)),
+        };
+        let mut out = String::new();
+        if let Some(why) = unknown {
+            out.push_str(&format!("# no reconvergence points: {why}\n"));
+        }
+        let mut labels: BTreeMap<u32, Vec<&str>> = BTreeMap::new();
+        for (name, symbol) in &self.image.symbols {
+            if self.image.is_text(symbol.addr) {
+                labels.entry(symbol.addr).or_default().push(name);
+            }
+        }
+        for (lo, words) in &self.code.0 {
+            for (pc, word) in (*lo..).step_by(4).zip(words) {
+                if let Some(names) = labels.get(&pc) {
+                    out.push_str(&format!("{}:\n", names.join(", ")));
+                }
+                let line = match word {
+                    Ok(inst) => inst.assembly(pc),
+                    Err(why) => format!("({why})"),
+                };
+                let note = match word {
+                    Ok(inst) if inst.is_branch() => match cfg.reconvergence_of(pc) {
+                        Some(Reconvergence::At(at)) => format!("  # reconverges at {at:#x}"),
+                        Some(Reconvergence::AtReturn) => {
+                            "  # reconverges at the function's return".into()
+                        }
+                        None => "  # not reached from weft_kernel".into(),
+                    },
+                    _ => String::new(),
+                };
+                let text = format!("  {pc:08x}  {line:<36}{note}");
+                out.push_str(text.trim_end());
+                out.push('\n');
+            }
+        }
+        out
     }
 }
 

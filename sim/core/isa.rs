@@ -447,6 +447,63 @@ impl Inst {
     }
 }
 
+/// The ABI names of the integer registers, as disassemblers print them.
+const X_NAMES: [&str; 32] = [
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
+    "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
+    "t5", "t6",
+];
+/// The ABI names of the float registers.
+const F_NAMES: [&str; 32] = [
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2",
+    "fa3", "fa4", "fa5", "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9",
+    "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+];
+
+impl Inst {
+    /// The instruction in assembler syntax (ABI register names), as it sits at `pc`:
+    /// branch and `jal` targets are absolute addresses.
+    pub fn assembly(&self, pc: u32) -> String {
+        use Op::*;
+        let x = |r: u8| X_NAMES[r as usize & 31];
+        let f = |r: u8| F_NAMES[r as usize & 31];
+        let (rd, rs1, rs2, rs3, imm) = (self.rd, self.rs1, self.rs2, self.rs3, self.imm);
+        let target = pc.wrapping_add(imm as u32);
+        let operands = match self.op {
+            Lui | Auipc => format!("{}, {:#x}", x(rd), (imm as u32) >> 12),
+            Jal => format!("{}, {target:#x}", x(rd)),
+            Jalr | Lb | Lh | Lw | Lbu | Lhu => format!("{}, {imm}({})", x(rd), x(rs1)),
+            Beq | Bne | Blt | Bge | Bltu | Bgeu => format!("{}, {}, {target:#x}", x(rs1), x(rs2)),
+            Sb | Sh | Sw => format!("{}, {imm}({})", x(rs2), x(rs1)),
+            Addi | Slti | Sltiu | Xori | Ori | Andi | Slli | Srli | Srai => {
+                format!("{}, {}, {imm}", x(rd), x(rs1))
+            }
+            Add | Sub | Sll | Slt | Sltu | Xor | Srl | Sra | Or | And | Mul | Mulh | Mulhsu
+            | Mulhu | Div | Divu | Rem | Remu => format!("{}, {}, {}", x(rd), x(rs1), x(rs2)),
+            Fence | Ecall | Ebreak => String::new(),
+            Csrrw | Csrrs | Csrrc => format!("{}, {:#x}, {}", x(rd), imm, x(rs1)),
+            Csrrwi | Csrrsi | Csrrci => format!("{}, {:#x}, {rs1}", x(rd), imm),
+            Flw => format!("{}, {imm}({})", f(rd), x(rs1)),
+            Fsw => format!("{}, {imm}({})", f(rs2), x(rs1)),
+            FmaddS | FmsubS | FnmsubS | FnmaddS => {
+                format!("{}, {}, {}, {}", f(rd), f(rs1), f(rs2), f(rs3))
+            }
+            FaddS | FsubS | FmulS | FdivS | FsgnjS | FsgnjnS | FsgnjxS | FminS | FmaxS => {
+                format!("{}, {}, {}", f(rd), f(rs1), f(rs2))
+            }
+            FsqrtS => format!("{}, {}", f(rd), f(rs1)),
+            FcvtWS | FcvtWuS | FmvXW | FclassS => format!("{}, {}", x(rd), f(rs1)),
+            FeqS | FltS | FleS => format!("{}, {}, {}", x(rd), f(rs1), f(rs2)),
+            FcvtSW | FcvtSWu | FmvWX => format!("{}, {}", f(rd), x(rs1)),
+        };
+        if operands.is_empty() {
+            self.mnemonic()
+        } else {
+            format!("{:<8} {operands}", self.mnemonic())
+        }
+    }
+}
+
 impl fmt::Display for Inst {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -475,6 +532,21 @@ mod tests {
             rm: 0,
             imm: 0,
         }
+    }
+
+    #[test]
+    fn assembly_reads_as_a_disassembler_prints_it() {
+        let mut load = inst(Op::Lw, 10, 2, 0, 0);
+        load.imm = -8;
+        assert_eq!(load.assembly(0x100), "lw       a0, -8(sp)");
+        let mut branch = inst(Op::Bne, 0, 15, 0, 0);
+        branch.imm = -12;
+        assert_eq!(branch.assembly(0x110), "bne      a5, zero, 0x104");
+        assert_eq!(
+            inst(Op::FmaddS, 1, 2, 3, 4).assembly(0),
+            "fmadd.s  ft1, ft2, ft3, ft4"
+        );
+        assert_eq!(inst(Op::Ecall, 0, 0, 0, 0).assembly(0), "ecall");
     }
 
     #[test]

@@ -55,8 +55,9 @@ pub fn simulate(preset: &str, cycles: u64, seed: u64, vcd: Option<&Path>) -> Res
         report.cycles_per_second()
     );
     if let Some(path) = vcd {
+        // `weft sim` writes the save file `FILE.gtkw` beside it.
         println!(
-            "waveform: {} (open with `gtkwave {}`)",
+            "waveform: {} (open with `gtkwave {}.gtkw`)",
             path.display(),
             path.display()
         );
@@ -85,9 +86,14 @@ pub fn prove(names: &[String], o: &ProveOptions) -> Result<(), String> {
         return Err("--minutes must be at least 1".into());
     }
     let limit = o.minutes.map(|m| Duration::from_secs(60 * m));
+    let presets = select(names)?;
+    let files: Vec<PathBuf> = presets
+        .iter()
+        .map(|p| exported_file(&o.dir, p.name))
+        .collect::<Result<_, _>>()?;
+    weft_flow::commands::output_folder("--out", &o.out)?;
     let mut failures = 0;
-    for p in &select(names)? {
-        let file = exported_file(&o.dir, p.name)?;
+    for (p, file) in presets.iter().zip(files) {
         println!("{}:", p.name);
         let proofs = formal::prove(p, &file, o.depth, &o.out.join(p.name), limit)?;
         for proof in &proofs {
@@ -112,6 +118,9 @@ pub fn cosimulate(
     keep: &Option<PathBuf>,
 ) -> Result<(), String> {
     let p = presets::find(preset)?;
+    if let Some(keep) = keep {
+        weft_flow::commands::output_folder("--keep", keep)?;
+    }
     let dir = work_dir(keep, &format!("cosim-{}", p.name));
     let result = cosim::cosimulate(&p, cycles, seed, simulators, &dir);
     if keep.is_none() {

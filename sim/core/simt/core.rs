@@ -27,6 +27,9 @@ pub struct Issued {
     pub mode: Mode,
     /// Warp instructions issued (sub-warps for large warps).
     pub sub_warps: u32,
+    pub pc: u32,
+    /// The lanes of the first warp instruction formed.
+    pub lanes: u64,
 }
 
 /// Everything an issue needs besides the core.
@@ -377,6 +380,8 @@ impl Core {
             active,
             mode,
             sub_warps: self.groups.len() as u32,
+            pc,
+            lanes: self.groups.first().map_or(0, |g| g.lanes),
         })
     }
 

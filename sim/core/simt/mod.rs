@@ -66,7 +66,7 @@ use crate::core::functional::{run_setup, Launch, Program};
 use crate::core::image::Image;
 use crate::core::machine::Machine;
 use crate::core::memory::MemorySystem;
-use crate::core::trace::{Sample, Trace};
+use crate::core::trace::{Issue, Sample, Trace};
 use core::{Core, Shared};
 use kernel::Kernel;
 use stats::Counts;
@@ -170,7 +170,12 @@ pub fn run(
                             .fetch(core.id, w, &core.executed.mask, done.mode, done.sub_warps)
                             .map_err(|e| format!("writing the trace: {e}"))?;
                     }
-                    issue = Some((w, done.active));
+                    issue = Some(Issue {
+                        warp: w,
+                        active: done.active,
+                        pc: done.pc,
+                        lanes: done.lanes,
+                    });
                     issued = true;
                 }
             }
