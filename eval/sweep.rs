@@ -20,6 +20,27 @@ pub struct PointRuns {
     pub runs: BTreeMap<String, Measured>,
 }
 
+impl PointRuns {
+    /// A point whose machine is `base` with `sets` applied.
+    pub fn new(
+        base: &Machine,
+        label: String,
+        sets: Vec<String>,
+        runs: BTreeMap<String, Measured>,
+    ) -> Result<PointRuns, String> {
+        let mut machine = base.clone();
+        machine
+            .set_all(&sets)
+            .map_err(|e| format!("{label}: {e}"))?;
+        Ok(PointRuns {
+            label,
+            sets,
+            machine,
+            runs,
+        })
+    }
+}
+
 /// Every run of a study.
 pub struct Runs<P> {
     /// The preset every point starts from.
@@ -128,20 +149,7 @@ pub fn sweep<S: Study>(
     for p in &order {
         let label = study.label(p);
         let sets = delta(&base, &study.sets(p)).map_err(|e| format!("{label}: {e}"))?;
-        let mut machine = base.clone();
-        machine
-            .set_all(&sets)
-            .map_err(|e| format!("{label}: {e}"))?;
-        let runs = BTreeMap::new();
-        points.insert(
-            *p,
-            PointRuns {
-                label,
-                sets,
-                machine,
-                runs,
-            },
-        );
+        points.insert(*p, PointRuns::new(&base, label, sets, BTreeMap::new())?);
     }
     let work: Vec<(S::Point, usize)> = order
         .iter()
@@ -214,10 +222,6 @@ pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point>, Str
             field(&config, "sets")?,
             &format!("{name}.json: {label}'s sets"),
         )?;
-        let mut machine = base.clone();
-        machine
-            .set_all(&sets)
-            .map_err(|e| format!("{name}.json: {label}: {e}"))?;
         let runs: BTreeMap<String, Measured> = parse(
             field(&config, "runs")?,
             &format!("{name}.json: {label}'s runs"),
@@ -225,15 +229,9 @@ pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point>, Str
         if let Some(w) = workloads.iter().find(|w| !runs.contains_key(*w)) {
             return Err(format!("{name}.json: {label} has no run of {w}"));
         }
-        points.insert(
-            p,
-            PointRuns {
-                label,
-                sets,
-                machine,
-                runs,
-            },
-        );
+        let point =
+            PointRuns::new(&base, label, sets, runs).map_err(|e| format!("{name}.json: {e}"))?;
+        points.insert(p, point);
     }
     let runs = Runs {
         base,
