@@ -128,16 +128,15 @@ pub enum Value {
     /// A fraction, shown as a percentage.
     Share(f64),
     Counts(Vec<u64>),
-    Text(String),
 }
 
 impl Value {
-    /// The value as a number (a histogram or text has none).
+    /// The value as a number (a histogram has none).
     pub fn number(&self) -> Option<f64> {
         match *self {
             Value::Count(n) => Some(n as f64),
             Value::Number(x) | Value::Share(x) => Some(x),
-            Value::Counts(_) | Value::Text(_) => None,
+            Value::Counts(_) => None,
         }
     }
 }
@@ -158,7 +157,6 @@ impl std::fmt::Display for Value {
                     .collect();
                 write!(f, "{}", entries.join(" "))
             }
-            Value::Text(t) => write!(f, "{t}"),
         }
     }
 }
