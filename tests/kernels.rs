@@ -790,13 +790,14 @@ fn check_workload(name: &str, variants: &[&[&str]]) {
     assert_timed_matches_functional(name, &run, variants);
 }
 
-fn lwm_workloads() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("kernels/lwm"))
+/// The kernels of one study's folder (`kernels/<dir>/*.c`), as `dir/name`, sorted.
+fn workloads(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("kernels").join(dir))
         .unwrap()
         .filter_map(|e| {
             let p = e.unwrap().path();
             let stem = p.file_stem()?.to_str()?.to_string();
-            (p.extension()? == "c").then(|| format!("lwm/{stem}"))
+            (p.extension()? == "c").then(|| format!("{dir}/{stem}"))
         })
         .collect();
     names.sort();
@@ -805,14 +806,14 @@ fn lwm_workloads() -> Vec<String> {
 
 #[test]
 fn lwm_workloads_match_their_oracle_on_the_baseline_and_with_large_warps() {
-    let names = lwm_workloads();
+    let names = workloads("lwm");
     assert!(!names.is_empty());
     weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[], LWM256_2LEV2]));
 }
 
 #[test]
 fn full_lwm_workloads_match_their_oracle_on_every_variant_machine() {
-    weft_flow::jobs::parallel(&lwm_workloads(), 2, |name| check_workload(name, VARIANTS));
+    weft_flow::jobs::parallel(&workloads("lwm"), 2, |name| check_workload(name, VARIANTS));
 }
 
 /// `weft run --vcd` writes the core's state per cycle: the cycles with an issuing warp
