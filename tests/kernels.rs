@@ -11,7 +11,7 @@ use weft_sim::core::image::Image;
 use weft_sim::core::machine::{Divergence, Machine};
 use weft_sim::core::simt::divergence::{lwm::LwmStats, DivergenceStats};
 use weft_sim::core::simt::{self, Options, Stats};
-use weft_sim::core::trace::{Sample, Trace};
+use weft_sim::core::trace::{Sample, Trace, WarpState};
 use weft_sim::lib::column_compactor::min_groups;
 use weft_sim::lwm::sub_warp_unit::Mode;
 
@@ -1092,6 +1092,78 @@ impl Trace for Fetches {
         self.0.push((mask.to_vec(), mode, n));
         Ok(())
     }
+}
+
+/// Per visited cycle: the issuing warp, and every warp's state after the issue.
+#[derive(Default)]
+struct Occupancy(Vec<(Option<usize>, Vec<WarpState>)>);
+
+impl Trace for Occupancy {
+    fn core(&mut self, _: u64, _: usize, sample: &Sample) -> std::io::Result<()> {
+        self.0
+            .push((sample.issued.map(|i| i.warp), sample.warps.to_vec()));
+        Ok(())
+    }
+    fn dram(&mut self, _: u64, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `max_ctas` bounds the CTAs resident on a core (cta_sum: 4 CTAs of 2 warps, which all
+/// fit without the limit), and `sticky_cta` keeps the issuing CTA's priority: a warp of
+/// another CTA is granted only when no warp of the last issuing CTA is ready (plain round
+/// robin breaks that rule on the same kernel). The results stay the same.
+#[test]
+fn ctas_resident_are_bounded_and_a_sticky_cta_keeps_priority() {
+    let occupied = |o: &Occupancy| {
+        o.0.iter()
+            .map(|(_, w)| w.iter().filter(|&&s| s != WarpState::Free).count())
+            .max()
+            .unwrap()
+    };
+    let reference = functional_run("micro/cta_sum");
+    let mut free = Occupancy::default();
+    timed_with("micro/cta_sum", &[], Some(&mut free), false);
+    assert!(
+        occupied(&free) > 2,
+        "without a limit several CTAs are resident"
+    );
+    let mut one = Occupancy::default();
+    let (image, _) = timed_with("micro/cta_sum", &["max_ctas=1"], Some(&mut one), false);
+    assert_eq!(occupied(&one), 2, "one CTA of two warps at a time");
+    let sums = |i: &Image| i.symbol_bytes("sums").unwrap().to_vec();
+    assert_eq!(sums(&image), sums(&reference.image), "max_ctas=1");
+    // Priority: the CTA (fetch group of 2 warps) of the last issue keeps it.
+    let broken = |o: &Occupancy| {
+        let mut last: Option<usize> = None;
+        let mut broken = 0;
+        for (issued, states) in &o.0 {
+            let Some(w) = *issued else { continue };
+            if let Some(g) = last {
+                let waiting = (2 * g..2 * g + 2).any(|v| states[v] == WarpState::Ready);
+                broken += usize::from(w / 2 != g && waiting);
+            }
+            last = Some(w / 2);
+        }
+        broken
+    };
+    // One-cycle issue, so that a CTA's warps are ready again at once.
+    let mut plain = Occupancy::default();
+    timed_with(
+        "micro/cta_sum",
+        &["pipeline_depth=1"],
+        Some(&mut plain),
+        false,
+    );
+    assert!(
+        broken(&plain) > 0,
+        "round robin moves between CTAs with warps ready"
+    );
+    let mut sticky = Occupancy::default();
+    let sets = ["pipeline_depth=1", "sticky_cta=true"];
+    let (image, _) = timed_with("micro/cta_sum", &sets, Some(&mut sticky), false);
+    assert_eq!(broken(&sticky), 0);
+    assert_eq!(sums(&image), sums(&reference.image), "sticky_cta");
 }
 
 /// A large warp issues as many sub-warps as its mask's largest column popcount (the

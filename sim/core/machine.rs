@@ -34,6 +34,8 @@ pub struct Machine {
     pub warps: u32,
     pub warp_size: u32,
     pub fetch_group: u32,
+    pub sticky_cta: bool,
+    pub max_ctas: u32,
     pub divergence: Divergence,
     pub lwm_memory_opt: bool,
     pub lwm_jump_opt: bool,
@@ -52,7 +54,9 @@ pub struct Machine {
     pub l2_kb: u32,
     pub l2_ways: u32,
     pub l2_latency: u32,
+    pub dram_channels: u32,
     pub dram_banks: u32,
+    pub dram_queue: u32,
     pub dram_row_bytes: u32,
     pub dram_row_hit: u32,
     pub dram_row_conflict: u32,
@@ -74,6 +78,11 @@ pub const KEYS: &[(&str, &str)] = &[
         "fetch_group",
         "warps per fetch group of the two-level scheduler; = warps is plain round robin",
     ),
+    (
+        "sticky_cta",
+        "the two-level scheduler with one fetch group per CTA: a CTA's warps keep priority until all are stalled (a CTA's warp slots are an aligned group; fetch_group must equal warps)",
+    ),
+    ("max_ctas", "CTAs resident per core at most; 0 = as many as the warp slots hold"),
     ("divergence", "pdom (a divergence stack per warp) or lwm (large warps with sub-warping)"),
     ("lwm_memory_opt", "lwm: a global memory instruction issues one row per sub-warp"),
     ("lwm_jump_opt", "lwm: an unconditional jump issues as one sub-warp"),
@@ -98,7 +107,15 @@ pub const KEYS: &[(&str, &str)] = &[
     ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
     ("l2_ways", "L2 ways"),
     ("l2_latency", "L2 hit latency in cycles"),
-    ("dram_banks", "DRAM banks"),
+    (
+        "dram_channels",
+        "DRAM channels, each with its own data bus (dram_gbps / dram_channels) and dram_banks / dram_channels banks; consecutive 256-byte blocks go to consecutive channels",
+    ),
+    ("dram_banks", "DRAM banks over all channels"),
+    (
+        "dram_queue",
+        "requests waiting per DRAM channel at most; a request that finds the queue full waits (in its MSHR, or as a write) until one is served; 0 = unbounded",
+    ),
     ("dram_row_bytes", "DRAM row (page) size in bytes per bank"),
     ("dram_row_hit", "cycles of a request that finds its row open"),
     ("dram_row_conflict", "cycles of a request that must close a row and open another"),
@@ -130,6 +147,8 @@ impl Machine {
             warps: 32,
             warp_size: 32,
             fetch_group: 32,
+            sticky_cta: false,
+            max_ctas: 0,
             divergence: Divergence::Pdom,
             lwm_memory_opt: true,
             lwm_jump_opt: true,
@@ -148,7 +167,9 @@ impl Machine {
             l2_kb: 0,
             l2_ways: 8,
             l2_latency: 20,
+            dram_channels: 1,
             dram_banks: 8,
+            dram_queue: 0,
             dram_row_bytes: 4096,
             dram_row_hit: 100,
             dram_row_conflict: 300,
@@ -158,13 +179,67 @@ impl Machine {
         }
     }
 
+    /// The CAPRI paper's machine (its Table 1 and §4), baseline WPDOM: 30 cores of 1024
+    /// threads (32 warps of 32, SIMD width 32), sticky round robin by CTA, a 32 KB 8-way
+    /// L1 and a 1 MB 64-way L2 with 64-byte lines, 8 DRAM channels with FR-FCFS and
+    /// 32-request queues.
+    ///
+    /// What the paper leaves open, from GPGPU-Sim's Quadro FX5800 configuration (the card
+    /// the paper's simulator matches): a 325 MHz core clock; 8 CTAs per core
+    /// (`-gpgpu_shader_cta 8`); 8 channels of two 4-byte GDDR3 chips at 800 MHz DDR
+    /// (102.4 GB/s) with 8 banks each (64 banks), 2 KB rows. Chosen here: barrel
+    /// processing in 7 stages (GPGPU-Sim 2.x issues a warp again when its instruction
+    /// has left the pipeline), 64 stack entries, 8 SFU lanes with 8 extra cycles (as
+    /// `lwm`), 1-cycle L1 and 30-cycle L2 hits, 32 MSHRs merging 8 requests, 100-cycle
+    /// row hits and 110-cycle row conflicts (about GT200's 440 shader-cycle load latency
+    /// at the core clock, and tRP + tRCD of 22 DRAM cycles).
+    pub fn capri() -> Machine {
+        Machine {
+            cores: 30,
+            lanes: 32,
+            warps: 32,
+            warp_size: 32,
+            fetch_group: 32,
+            sticky_cta: true,
+            max_ctas: 8,
+            divergence: Divergence::Pdom,
+            lwm_memory_opt: false,
+            lwm_jump_opt: false,
+            stack_entries: 64,
+            scoreboard: false,
+            pipeline_depth: 7,
+            sfu_lanes: 8,
+            sfu_latency: 8,
+            private_latency: 1,
+            l1_kb: 32,
+            l1_ways: 8,
+            l1_line: 64,
+            l1_latency: 1,
+            l1_mshrs: 32,
+            l1_mshr_merge: 8,
+            l2_kb: 1024,
+            l2_ways: 64,
+            l2_latency: 30,
+            dram_channels: 8,
+            dram_banks: 64,
+            dram_queue: 32,
+            dram_row_bytes: 2048,
+            dram_row_hit: 100,
+            dram_row_conflict: 110,
+            dram_scheduler: DramScheduler::FrFcfs,
+            dram_gbps: 102.4,
+            clock_mhz: 325.0,
+        }
+    }
+
     /// The named presets.
-    pub const PRESETS: &'static [&'static str] = &["lwm"];
+    pub const PRESETS: &'static [&'static str] = &["lwm", "capri"];
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<Machine, String> {
         match name {
             "lwm" => Ok(Machine::lwm()),
+            "capri" => Ok(Machine::capri()),
             _ => Err(format!(
                 "no machine preset `{name}` (presets: {}; or give a .toml file)",
                 Machine::PRESETS.join(", ")
@@ -245,6 +320,7 @@ impl Machine {
             ("l1_mshr_merge", self.l1_mshr_merge),
             ("l2_ways", self.l2_ways),
             ("l2_latency", self.l2_latency),
+            ("dram_channels", self.dram_channels),
             ("dram_banks", self.dram_banks),
             ("dram_row_bytes", self.dram_row_bytes),
             ("dram_row_hit", self.dram_row_hit),
@@ -314,6 +390,18 @@ impl Machine {
                 ));
             }
         }
+        if !self.dram_banks.is_multiple_of(self.dram_channels) {
+            return Err(format!(
+                "dram_banks = {} is not a multiple of dram_channels = {}: every channel has as many banks",
+                self.dram_banks, self.dram_channels
+            ));
+        }
+        if self.sticky_cta && self.fetch_group != self.warps {
+            return Err(format!(
+                "sticky_cta = true with fetch_group = {} < warps = {}: the fetch groups are the CTAs (set fetch_group = warps)",
+                self.fetch_group, self.warps
+            ));
+        }
         if self.dram_row_conflict < self.dram_row_hit {
             return Err(format!(
                 "dram_row_conflict = {} is shorter than dram_row_hit = {}",
@@ -355,6 +443,23 @@ mod tests {
         m.check().unwrap();
     }
 
+    /// The CAPRI paper's Table 1: 30 cores of 1024 threads, SIMD width 32, L1 32 KB
+    /// 8-way 64 B, L2 1 MB 64-way 64 B, 8 channels, FR-FCFS, queues of 32; §4: sticky
+    /// round robin by CTA; GPGPU-Sim's FX5800 file: 8 CTAs per core, 325 MHz, 102.4 GB/s.
+    #[test]
+    fn the_capri_preset_is_the_papers_table_1() {
+        let m = Machine::preset("capri").unwrap();
+        assert_eq!((m.cores, m.lanes, m.warps * m.warp_size), (30, 32, 1024));
+        assert!(m.sticky_cta && m.fetch_group == m.warps);
+        assert_eq!((m.l1_kb, m.l1_ways, m.l1_line), (32, 8, 64));
+        assert_eq!((m.l2_kb, m.l2_ways), (1024, 64));
+        assert_eq!((m.dram_channels, m.dram_queue), (8, 32));
+        assert_eq!(m.dram_scheduler, DramScheduler::FrFcfs);
+        assert_eq!((m.max_ctas, m.divergence), (8, Divergence::Pdom));
+        assert!((m.dram_bytes_per_cycle() - 102.4e9 / 325e6).abs() < 1e-9);
+        m.check().unwrap();
+    }
+
     #[test]
     fn every_key_is_listed_once_and_has_a_value() {
         let values = Machine::lwm().values();
@@ -383,6 +488,9 @@ mod tests {
             ("l1_line=96", "power of two"),
             ("fetch_group", "expected KEY=VALUE"),
             ("dram_row_conflict=50", "shorter than"),
+            ("dram_channels=3", "not a multiple of dram_channels = 3"),
+            ("dram_channels=0", "dram_channels = 0: must be at least 1"),
+            ("sticky_cta=true", "fetch_group = 8 < warps = 32"),
         ] {
             let err = m.clone().set_all(&[bad]).unwrap_err();
             assert!(err.contains(says), "{bad}: {err}");

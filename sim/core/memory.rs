@@ -14,13 +14,18 @@
 //!   updated); the storing warp does not wait for them. A write moves the 32-byte
 //!   bursts its bytes fill, a read the whole line.
 //!
-//! DRAM: a line lives in bank `(addr / row_bytes) % banks`, row `addr / (row_bytes *
-//! banks)`. Each bank serves its queue in order (FCFS) or row hits first (FR-FCFS). A
-//! request that finds its row open completes `dram_row_hit` cycles after it starts; one
-//! that must close and open a row, `dram_row_conflict`. The bank is busy for the line's
-//! transfer, plus the row switch (`dram_row_conflict - dram_row_hit`) on a conflict; the
-//! one data bus moves `dram_gbps / clock_mhz` bytes per cycle, so completions are spaced
-//! at least a line's transfer time apart.
+//! DRAM: `dram_channels` channels, each with its banks and its own data bus; consecutive
+//! 256-byte blocks go to consecutive channels (one channel: every address is its own).
+//! Inside its channel, a line at channel address `a` lives in bank `(a / row_bytes) %
+//! banks` (the channel's banks), row `a / (row_bytes * banks)`. Each bank serves its queue
+//! in order (FCFS) or row hits first (FR-FCFS). A request that finds its row open
+//! completes `dram_row_hit` cycles after it starts; one that must close and open a row,
+//! `dram_row_conflict`. The bank is busy for the line's transfer, plus the row switch
+//! (`dram_row_conflict - dram_row_hit`) on a conflict; a channel's bus moves
+//! `dram_gbps / clock_mhz / channels` bytes per cycle, so its completions are spaced at
+//! least a line's transfer time apart. With `dram_queue` set, a channel holds that many
+//! requests in its banks' queues; the rest wait in arrival order (a read in its MSHR) and
+//! enter as requests are served.
 use crate::core::machine::{DramScheduler, Machine};
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -129,10 +134,24 @@ struct Request {
 
 #[derive(Clone, Debug)]
 struct Bank {
+    channel: usize,
     queue: VecDeque<Request>,
     open_row: Option<u32>,
     free_at: u64,
 }
+
+/// A DRAM channel: its data bus, and the requests its full queues hold back.
+#[derive(Clone, Debug, Default)]
+struct Channel {
+    bus_free: f64,
+    /// Requests in its banks' queues.
+    queued: usize,
+    /// Requests waiting for room, in arrival order.
+    held: VecDeque<Request>,
+}
+
+/// Consecutive blocks of this many bytes go to consecutive channels.
+const CHANNEL_BLOCK: u32 = 256;
 
 /// The hierarchy of every core.
 #[derive(Clone, Debug)]
@@ -146,12 +165,15 @@ pub struct MemorySystem {
     l2: Option<Cache>,
     l2_latency: u64,
     banks: Vec<Bank>,
+    channels: Vec<Channel>,
+    /// Requests per channel queue at most (`usize::MAX`: unbounded).
+    queue_limit: usize,
     lines_per_row: u32,
     row_hit: u64,
     row_switch: u64,
     scheduler: DramScheduler,
+    /// Per channel.
     bytes_per_cycle: f64,
-    bus_free: f64,
     /// Transfers completing: (cycle, reading core or `None` for a write, line).
     completions: BinaryHeap<Reverse<(u64, Option<usize>, u32)>>,
     pub l1_stats: CacheStats,
@@ -171,20 +193,24 @@ impl MemorySystem {
             merge_limit: m.l1_mshr_merge as usize,
             l2: (m.l2_kb > 0).then(|| Cache::new(m.l2_kb, m.l2_ways, m.l1_line)),
             l2_latency: u64::from(m.l2_latency),
-            banks: vec![
-                Bank {
+            banks: (0..m.dram_banks as usize)
+                .map(|b| Bank {
+                    channel: b / (m.dram_banks / m.dram_channels) as usize,
                     queue: VecDeque::new(),
                     open_row: None,
                     free_at: 0,
-                };
-                m.dram_banks as usize
-            ],
+                })
+                .collect(),
+            channels: vec![Channel::default(); m.dram_channels as usize],
+            queue_limit: match m.dram_queue {
+                0 => usize::MAX,
+                q => q as usize,
+            },
             lines_per_row: m.dram_row_bytes / m.l1_line,
             row_hit: u64::from(m.dram_row_hit),
             row_switch: u64::from(m.dram_row_conflict - m.dram_row_hit),
             scheduler: m.dram_scheduler,
-            bytes_per_cycle: m.dram_bytes_per_cycle(),
-            bus_free: 0.0,
+            bytes_per_cycle: m.dram_bytes_per_cycle() / f64::from(m.dram_channels),
             completions: BinaryHeap::new(),
             l1_stats: CacheStats::default(),
             l2_stats: CacheStats::default(),
@@ -277,15 +303,41 @@ impl MemorySystem {
         });
     }
 
+    /// A line's bank (over all channels) and its row in that bank.
     fn bank_of(&self, line: u32) -> (usize, u32) {
+        let channels = self.channels.len() as u32;
+        let per_channel = self.banks.len() as u32 / channels;
+        let (channel, line) = if channels == 1 {
+            (0, line)
+        } else {
+            let block_lines = (CHANNEL_BLOCK / self.line_bytes).max(1);
+            let block = line / block_lines;
+            (
+                block % channels,
+                block / channels * block_lines + line % block_lines,
+            )
+        };
         let chunk = line / self.lines_per_row;
-        let banks = self.banks.len() as u32;
-        ((chunk % banks) as usize, chunk / banks)
+        (
+            (channel * per_channel + chunk % per_channel) as usize,
+            chunk / per_channel,
+        )
     }
 
-    /// Queues `r` at its bank, in arrival order (ties in the order they came).
+    /// Queues `r` at its bank, or holds it while its channel's queues are full.
     fn enqueue(&mut self, r: Request) {
         let (bank, _) = self.bank_of(r.line);
+        let channel = &mut self.channels[self.banks[bank].channel];
+        if channel.queued >= self.queue_limit {
+            channel.held.push_back(r);
+            return;
+        }
+        channel.queued += 1;
+        self.queue_at(bank, r);
+    }
+
+    /// Puts `r` in `bank`'s queue in arrival order (ties in the order they came).
+    fn queue_at(&mut self, bank: usize, r: Request) {
         let queue = &mut self.banks[bank].queue;
         let at = queue.len()
             - queue
@@ -301,9 +353,10 @@ impl MemorySystem {
         self.mshrs[core].len()
     }
 
-    /// Requests waiting in the DRAM banks' queues.
+    /// Requests waiting in the DRAM banks' queues or for room in them.
     pub fn dram_queued(&self) -> usize {
-        self.banks.iter().map(|b| b.queue.len()).sum()
+        let held: usize = self.channels.iter().map(|c| c.held.len()).sum();
+        self.banks.iter().map(|b| b.queue.len()).sum::<usize>() + held
     }
 
     /// Whether `core` could take a new miss now (an MSHR is free).
@@ -326,7 +379,9 @@ impl MemorySystem {
 
     /// Whether nothing is queued or in flight.
     pub fn idle(&self) -> bool {
-        self.completions.is_empty() && self.banks.iter().all(|b| b.queue.is_empty())
+        self.completions.is_empty()
+            && self.banks.iter().all(|b| b.queue.is_empty())
+            && self.channels.iter().all(|c| c.held.is_empty())
     }
 
     /// Runs the banks up to cycle `now` and reports every read completed by then as
@@ -357,9 +412,6 @@ impl MemorySystem {
 
     /// Bank `b` picks a request at cycle `t` and schedules its completion.
     fn serve(&mut self, b: usize, t: u64) {
-        let lines_per_row = self.lines_per_row;
-        let banks = self.banks.len() as u32;
-        let row_of = |line: u32| line / lines_per_row / banks;
         let bank = &self.banks[b];
         // The queue is in arrival order: the oldest request has arrived by `t`.
         let pick = match self.scheduler {
@@ -368,11 +420,20 @@ impl MemorySystem {
                 .queue
                 .iter()
                 .take_while(|r| r.arrival <= t)
-                .position(|r| Some(row_of(r.line)) == bank.open_row)
+                .position(|r| Some(self.bank_of(r.line).1) == bank.open_row)
                 .unwrap_or(0),
         };
         let r = self.banks[b].queue.remove(pick).expect("picked");
-        let row = row_of(r.line);
+        let (_, row) = self.bank_of(r.line);
+        let c = self.banks[b].channel;
+        // A held request takes the place served (it arrives no earlier than now).
+        self.channels[c].queued -= 1;
+        if let Some(mut next) = self.channels[c].held.pop_front() {
+            next.arrival = next.arrival.max(t);
+            self.channels[c].queued += 1;
+            let (to, _) = self.bank_of(next.line);
+            self.queue_at(to, next);
+        }
         let bank = &mut self.banks[b];
         let hit = bank.open_row == Some(row);
         bank.open_row = Some(row);
@@ -383,8 +444,9 @@ impl MemorySystem {
         let busy = if hit { 0 } else { self.row_switch } as f64 + transfer;
         bank.free_at = t + busy.ceil() as u64;
         let ready = (t + latency) as f64;
-        let end = ready.max(self.bus_free + transfer);
-        self.bus_free = end;
+        let bus = &mut self.channels[c].bus_free;
+        let end = ready.max(*bus + transfer);
+        *bus = end;
         let completion = end.ceil() as u64;
         let stats = &mut self.dram_stats;
         if hit {
@@ -524,6 +586,78 @@ mod tests {
         let times: Vec<u64> = done.iter().map(|d| d.2).collect();
         for w in times.windows(2) {
             assert!(w[1] - w[0] >= 16, "{times:?}");
+        }
+    }
+    /// Every read to completion: (waiter, cycle) in completion order.
+    fn drain(mem: &mut MemorySystem) -> Vec<(u32, u64)> {
+        let mut done = vec![];
+        while !mem.idle() {
+            let t = mem.next_event().unwrap();
+            mem.advance(t, &mut done);
+        }
+        done.iter().map(|d| (d.1, d.2)).collect()
+    }
+
+    #[test]
+    fn consecutive_256_byte_blocks_go_to_consecutive_channels() {
+        // 128-byte lines: two per block; 2 channels of 4 banks, 32 lines per row.
+        let mem = MemorySystem::new(&machine(&["dram_channels=2", "dram_banks=8"]));
+        // (line, bank over all channels, row)
+        let want = [
+            (0, 0, 0),
+            (1, 0, 0),
+            (2, 4, 0),
+            (3, 4, 0),
+            (4, 0, 0),
+            (6, 4, 0),
+        ];
+        for (line, bank, row) in want {
+            assert_eq!(mem.bank_of(line), (bank, row), "line {line}");
+        }
+        // Channel 0's lines 0, 1, 4, 5, ...: its 33rd line (line 64) opens its bank 1,
+        // its 129th (line 256) wraps to bank 0, row 1.
+        assert_eq!(mem.bank_of(64), (1, 0));
+        assert_eq!(mem.bank_of(256), (0, 1));
+        // One channel: the layout of old, a row of 32 lines per bank.
+        let one = MemorySystem::new(&machine(&[]));
+        assert_eq!(
+            (one.bank_of(31), one.bank_of(32), one.bank_of(256)),
+            ((0, 0), (1, 0), (0, 1))
+        );
+    }
+
+    #[test]
+    fn each_channel_has_its_own_bus() {
+        // 0.2 bytes per cycle in all: a 128-byte line takes 640 cycles on one bus, 1280
+        // on each of two half-speed buses, far more than the 300-cycle row latency.
+        let slow = ["dram_gbps=0.3", "clock_mhz=1500"];
+        let mut one = MemorySystem::new(&machine(&slow));
+        one.load(0, 0, 0, 0);
+        one.load(0, 0, 32, 1); // another bank, the same bus
+        assert_eq!(drain(&mut one), [(0, 640), (1, 1280)]);
+        let two: Vec<&str> = slow.iter().copied().chain(["dram_channels=2"]).collect();
+        let mut two = MemorySystem::new(&machine(&two));
+        two.load(0, 0, 0, 0);
+        two.load(0, 0, 2, 1); // the other channel
+        assert_eq!(drain(&mut two), [(0, 1280), (1, 1280)]);
+    }
+
+    #[test]
+    fn a_full_channel_queue_holds_requests_back_in_arrival_order() {
+        // FR-FCFS serves line 1 (row 0, open) before line 256 (row 1) when both wait in
+        // the bank's queue; with room for one request, line 1 is still held when the
+        // bank picks, so line 256 goes first.
+        for (queue, order) in [(0, [0, 2, 1]), (1, [0, 1, 2])] {
+            let queue_key = format!("dram_queue={queue}");
+            let mut mem = MemorySystem::new(&machine(&["dram_scheduler=fr-fcfs", &queue_key]));
+            mem.load(0, 0, 0, 0);
+            mem.load(0, 0, 256, 1);
+            mem.load(0, 0, 1, 2);
+            if queue == 1 {
+                assert_eq!(mem.dram_queued(), 3, "one queued, two held");
+            }
+            let waiters: Vec<u32> = drain(&mut mem).iter().map(|d| d.0).collect();
+            assert_eq!(waiters, order, "dram_queue = {queue}");
         }
     }
 }

@@ -55,6 +55,10 @@ impl TwoLevelScheduler {
         self.warps / self.group_size
     }
 
+    pub fn group_size(&self) -> usize {
+        self.group_size
+    }
+
     pub fn outputs(&self, ready: u64) -> Grant {
         let gs = self.group_size;
         for k in 0..self.groups() {

@@ -55,6 +55,14 @@ pub struct Core {
     /// The issue slot is taken until this cycle.
     pub busy_until: u64,
     ctas: u32,
+    /// CTAs resident (several per launch group when packed into one warp), and the most
+    /// allowed (`max_ctas`; `u32::MAX` without a limit).
+    resident: u32,
+    max_ctas: u32,
+    /// `sticky_cta`: a CTA's warp slots are an aligned fetch group of this many warps
+    /// (set by the first launch, when the CTA size is known).
+    sticky: Option<usize>,
+    sticky_cta: bool,
     /// The earliest cycle at which a finished warp may complete its CTA.
     retire_at: u64,
     /// Whether some warp has lines to replay.
@@ -86,6 +94,14 @@ impl Core {
             policy: divergence::build(m),
             busy_until: 0,
             ctas: 0,
+            resident: 0,
+            max_ctas: if m.max_ctas == 0 {
+                u32::MAX
+            } else {
+                m.max_ctas
+            },
+            sticky: None,
+            sticky_cta: m.sticky_cta,
             retire_at: u64::MAX,
             replaying: false,
             executed: Executed::new(rows, m.warp_size as usize),
@@ -130,6 +146,7 @@ impl Core {
                 }
             }
             self.ctas -= 1;
+            self.resident -= ctas;
             counts.ctas_done += ctas;
         }
     }
@@ -143,12 +160,13 @@ impl Core {
         } else {
             1
         };
+        let packed = packed.min(self.max_ctas.saturating_sub(self.resident));
+        if packed == 0 {
+            return 0;
+        }
         let threads = packed * launch.cta;
         let need = threads.div_ceil(ws) as usize;
-        let free: Vec<usize> = (0..self.warps.len())
-            .filter(|&w| self.warps[w].state == State::Free)
-            .take(need)
-            .collect();
+        let free = self.free_slots(need);
         if free.len() < need {
             return 0;
         }
@@ -177,7 +195,30 @@ impl Core {
             self.warps[w].start(cta, packed, now);
         }
         self.ctas += 1;
+        self.resident += packed;
         packed
+    }
+
+    /// The warp slots a launch group of `need` warps takes: the first free ones, or with
+    /// `sticky_cta` the first free aligned group (the fetch group of the CTA); fewer
+    /// than `need` when they are not free.
+    fn free_slots(&mut self, need: usize) -> Vec<usize> {
+        let free = |w: &usize| self.warps[*w].state == State::Free;
+        if !self.sticky_cta {
+            return (0..self.warps.len()).filter(free).take(need).collect();
+        }
+        let group = *self.sticky.get_or_insert(need);
+        if group != need {
+            return vec![]; // every launch group of a kernel has the same size
+        }
+        let groups = self.warps.len() / group;
+        if self.scheduler.groups() != Some((groups, group)) {
+            self.scheduler = Scheduler::sticky(groups, group);
+        }
+        (0..groups)
+            .map(|g| g * group..(g + 1) * group)
+            .find(|slots| slots.clone().all(|w| free(&w)))
+            .map_or(vec![], |slots| slots.collect())
     }
 
     /// The PC warp `w` issues next.

@@ -20,6 +20,20 @@ impl Scheduler {
         }
     }
 
+    /// One fetch group per CTA (`sticky_cta`): `groups` aligned groups of `group` warps;
+    /// the current CTA keeps priority until none of its warps is ready.
+    pub fn sticky(groups: usize, group: usize) -> Scheduler {
+        Scheduler::TwoLevel(TwoLevelScheduler::new(groups * group, group))
+    }
+
+    /// The two-level scheduler's (groups, warps per group).
+    pub fn groups(&self) -> Option<(usize, usize)> {
+        match self {
+            Scheduler::RoundRobin(_) => None,
+            Scheduler::TwoLevel(s) => Some((s.groups(), s.group_size())),
+        }
+    }
+
     /// The warp granted among `ready` (bit `w` = warp `w`), if any.
     pub fn grant(&mut self, ready: u64) -> Option<usize> {
         match self {
