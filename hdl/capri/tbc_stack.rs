@@ -3,7 +3,11 @@
 //! §3.2–3.3 Figure 7; SPEC §3.5).
 //!
 //! One stack per CTA; an entry is (reconvergence PC, CTA-wide active mask, next PC,
-//! `WCnt`, update mask). Events arrive one per cycle on `op`:
+//! `WCnt`, update mask). The update mask has one bit per thread (row = warp, as the
+//! active mask), not the paper's one bit per warp: compacted warps mix threads of
+//! several home warps, so a bypassing warp is any set of threads, and clearing whole
+//! home rows would drop the waiting threads that share a row with it from the
+//! compaction. Events arrive one per cycle on `op`:
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
@@ -19,7 +23,7 @@
 //! | depth | out | clog2(DEPTH+1) | entries in use, TOS = depth-1 (pending branch entries not counted) |
 //! | tos_pc, tos_rpc | out | 32 | the TOS's next PC and reconvergence PC |
 //! | tos_mask | out | WARPS*LANES | the TOS's CTA-wide active mask |
-//! | tos_umask | out | WARPS | warps that waited for the TOS path (the WCU's `umask`) |
+//! | tos_umask | out | WARPS*LANES | threads that waited for the TOS path, row = warp (the WCU's `umask`) |
 //! | tos_wcnt | out | clog2(WARPS+1) | warps still to arrive at the TOS's branch or RPC |
 //! | pending | out | 1 | a branch's taken / not-taken entries are being filled |
 //! | changed | out | 1 | the TOS moved or re-formed on the last edge: the WCU loads `tos_mask`, `tos_umask` |
@@ -31,8 +35,9 @@
 //! ```text
 //!  launch      depth=1; TOS = (rpc, taken, taken_pc, WCnt = active warps, umask = all)
 //!  branch      first warp: create NT entry at depth, T entry at depth+1 (TOS unchanged)
-//!              every warp: OR its masks in; bypass (stall=0) clears its umask bit and
-//!              adds 1 to WCnt of each path it has threads on; TOS WCnt -= 1
+//!              every warp: OR its masks in; bypass (stall=0) clears its threads'
+//!              umask bits (taken | not_taken) and adds 1 to WCnt of each path it
+//!              has threads on; TOS WCnt -= 1
 //!  WCnt -> 0   both paths live: TOS.pc = rpc, TOS.umask = all; depth += 2 (TOS = T),
 //!              T.WCnt += compacted(T.mask & umask)            (Figure 2(c), 7(d))
 //!              one path live: the TOS takes that path's PC, umask and WCnt + compacted
@@ -44,19 +49,18 @@
 //! for the same mask and umask), computed in the same cycle.
 //!
 //! Latency: one cycle per event; the count of the new TOS is ready with it.
-//! Storage: `DEPTH x (32 + 32 + WARPS*LANES + WARPS + clog2(WARPS+1))` + depth,
+//! Storage: `DEPTH x (32 + 32 + 2*WARPS*LANES + clog2(WARPS+1))` + depth,
 //! pending, changed, overflow, error.
 //!
 //! Choices where the paper is silent:
 //! - A branch event carries the whole (possibly compacted) warp's threads at their
 //!   home positions (the WCU's `warp_src` scatters them back), so no warp id is
-//!   needed; a bypass clears the `umask` bit of every source warp its threads come
-//!   from. The paper's UMask is per warp: a bypassing warp must not share a source
-//!   warp with a warp that stalls at the same branch (bypassed warps are static
-//!   warps; a compacted warp's source warps all waited, §3.3).
+//!   needed; a bypass clears exactly the `umask` bits of those threads. Any warp may
+//!   bypass, a compacted one too, whatever home rows it shares with warps that stall.
 //! - Bypassed warps are counted in the `WCnt` of the paths they run (Figure 7(a)) and
 //!   excluded from the compaction; compacted warps are added when the path becomes the
-//!   TOS. A reconverged entry re-forms with every warp waiting (umask all ones).
+//!   TOS. A reconverged entry re-forms with every thread waiting (umask all ones;
+//!   at launch too, inactive threads included: only `mask & umask` is compacted).
 //! - Bypassed warps may run one basic block ahead (§3.2), but their events at that
 //!   block's end must wait until the TOS reaches it (`error` otherwise): the scheduler
 //!   holds them, which is what limits them to one block.
@@ -112,8 +116,8 @@ pub struct TbcStack<
     pub tos_rpc: Signal<Out, Bits<32>>,
     /// CTA-wide active mask of the TOS.
     pub tos_mask: Signal<Out, Bits<N>>,
-    /// Warps that waited for the TOS path.
-    pub tos_umask: Signal<Out, Bits<WARPS>>,
+    /// Threads that waited for the TOS path, row-major like `tos_mask`.
+    pub tos_umask: Signal<Out, Bits<N>>,
     /// Warps still to arrive at the TOS's branch or RPC.
     pub tos_wcnt: Signal<Out, Bits<CW>>,
     /// A branch's entries are being filled.
@@ -131,7 +135,7 @@ pub struct TbcStack<
     e_pc: [DFF<Bits<32>>; DEPTH],
     e_rpc: [DFF<Bits<32>>; DEPTH],
     e_mask: [DFF<Bits<N>>; DEPTH],
-    e_umask: [DFF<Bits<WARPS>>; DEPTH],
+    e_umask: [DFF<Bits<N>>; DEPTH],
     e_wcnt: [DFF<Bits<CW>>; DEPTH],
     used: DFF<Bits<DW>>,
     filling: DFF<Bit>,
@@ -148,21 +152,20 @@ pub struct TbcStack<
     below_idx: Signal<Local, Bits<DW>>,
     // locals: entry reads
     t_pc: Signal<Local, Bits<32>>,
-    t_umask: Signal<Local, Bits<WARPS>>,
+    t_umask: Signal<Local, Bits<N>>,
     t_wcnt: Signal<Local, Bits<CW>>,
     nt_mask: Signal<Local, Bits<N>>,
     nt_wcnt: Signal<Local, Bits<CW>>,
     nt_pc: Signal<Local, Bits<32>>,
     tk_mask: Signal<Local, Bits<N>>,
-    tk_umask: Signal<Local, Bits<WARPS>>,
+    tk_umask: Signal<Local, Bits<N>>,
     tk_wcnt: Signal<Local, Bits<CW>>,
     tk_pc: Signal<Local, Bits<32>>,
     tk_rpc: Signal<Local, Bits<32>>,
     b_mask: Signal<Local, Bits<N>>,
-    b_umask: Signal<Local, Bits<WARPS>>,
+    b_umask: Signal<Local, Bits<N>>,
     b_wcnt: Signal<Local, Bits<CW>>,
     // locals: the event
-    wbit: Signal<Local, Bits<WARPS>>,
     is_launch: Signal<Local, Bit>,
     is_branch: Signal<Local, Bit>,
     is_reconv: Signal<Local, Bit>,
@@ -172,7 +175,7 @@ pub struct TbcStack<
     do_reconv: Signal<Local, Bit>,
     new_tk_mask: Signal<Local, Bits<N>>,
     new_nt_mask: Signal<Local, Bits<N>>,
-    new_umask: Signal<Local, Bits<WARPS>>,
+    new_umask: Signal<Local, Bits<N>>,
     new_tk_wcnt: Signal<Local, Bits<CW>>,
     new_nt_wcnt: Signal<Local, Bits<CW>>,
     br_tk_pc: Signal<Local, Bits<32>>,
@@ -182,30 +185,25 @@ pub struct TbcStack<
     zero_left: Signal<Local, Bit>,
     tk_live: Signal<Local, Bit>,
     nt_live: Signal<Local, Bit>,
-    urows_new: Signal<Local, Bits<N>>,
-    urows_b: Signal<Local, Bits<N>>,
     // locals: writes
     we_tos: Signal<Local, Bit>,
     we_nt: Signal<Local, Bit>,
     we_tk: Signal<Local, Bit>,
     we_below: Signal<Local, Bit>,
     tos_pc_val: Signal<Local, Bits<32>>,
-    tos_umask_val: Signal<Local, Bits<WARPS>>,
+    tos_umask_val: Signal<Local, Bits<N>>,
     tos_wcnt_val: Signal<Local, Bits<CW>>,
     tk_wcnt_val: Signal<Local, Bits<CW>>,
     below_wcnt_val: Signal<Local, Bits<CW>>,
     // constants
     idx: [Constant<Bits<DW>>; DEPTH],
-    row_ones: [Constant<Bits<N>>; WARPS],
-    warp_one: [Constant<Bits<WARPS>>; WARPS],
     d_zero: Constant<Bits<DW>>,
     d_one: Constant<Bits<DW>>,
     d_two: Constant<Bits<DW>>,
     push_limit: Constant<Bits<DW>>,
     c_zero: Constant<Bits<CW>>,
     c_one: Constant<Bits<CW>>,
-    all_warps: Constant<Bits<WARPS>>,
-    zero_warps: Constant<Bits<WARPS>>,
+    all_threads: Constant<Bits<N>>,
     zero_mask: Constant<Bits<N>>,
     zero_pc: Constant<Bits<32>>,
     op_launch: Constant<Bits<2>>,
@@ -280,7 +278,6 @@ impl<
             b_mask: Default::default(),
             b_umask: Default::default(),
             b_wcnt: Default::default(),
-            wbit: Default::default(),
             is_launch: Default::default(),
             is_branch: Default::default(),
             is_reconv: Default::default(),
@@ -300,8 +297,6 @@ impl<
             zero_left: Default::default(),
             tk_live: Default::default(),
             nt_live: Default::default(),
-            urows_new: Default::default(),
-            urows_b: Default::default(),
             we_tos: Default::default(),
             we_nt: Default::default(),
             we_tk: Default::default(),
@@ -312,26 +307,13 @@ impl<
             tk_wcnt_val: Default::default(),
             below_wcnt_val: Default::default(),
             idx: array_init::array_init(|e| Constant::new((e as u64).into())),
-            row_ones: array_init::array_init(|w| {
-                let mut v = Bits::<N>::default();
-                for c in 0..LANES {
-                    v.set_bits::<1>(w * LANES + c, true.into());
-                }
-                Constant::new(v)
-            }),
-            warp_one: array_init::array_init(|w| {
-                let mut v = Bits::<WARPS>::default();
-                v.set_bits::<1>(w, true.into());
-                Constant::new(v)
-            }),
             d_zero: Constant::new(Bits::default()),
             d_one: Constant::new(1u64.into()),
             d_two: Constant::new(2u64.into()),
             push_limit: Constant::new(((DEPTH - 2) as u64).into()),
             c_zero: Constant::new(Bits::default()),
             c_one: Constant::new(1u64.into()),
-            all_warps: Constant::new(Bits::<WARPS>::mask()),
-            zero_warps: Constant::new(Bits::default()),
+            all_threads: Constant::new(Bits::<N>::mask()),
             zero_mask: Constant::new(Bits::default()),
             zero_pc: Constant::new(Bits::default()),
             op_launch: Constant::new(OP_LAUNCH.into()),
@@ -371,7 +353,7 @@ impl<
         self.tk_idx.next = self.used.q.val() + self.d_one.val();
         self.below_idx.next = self.used.q.val() - self.d_two.val();
         self.t_pc.next = self.zero_pc.val();
-        self.t_umask.next = self.zero_warps.val();
+        self.t_umask.next = self.zero_mask.val();
         self.t_wcnt.next = self.c_zero.val();
         self.tos_rpc.next = self.zero_pc.val();
         self.tos_mask.next = self.zero_mask.val();
@@ -379,12 +361,12 @@ impl<
         self.nt_wcnt.next = self.c_zero.val();
         self.nt_pc.next = self.zero_pc.val();
         self.tk_mask.next = self.zero_mask.val();
-        self.tk_umask.next = self.zero_warps.val();
+        self.tk_umask.next = self.zero_mask.val();
         self.tk_wcnt.next = self.c_zero.val();
         self.tk_pc.next = self.zero_pc.val();
         self.tk_rpc.next = self.zero_pc.val();
         self.b_mask.next = self.zero_mask.val();
-        self.b_umask.next = self.zero_warps.val();
+        self.b_umask.next = self.zero_mask.val();
         self.b_wcnt.next = self.c_zero.val();
         for e in 0..DEPTH {
             if self.idx[e].val() == self.tos_idx.val() {
@@ -423,16 +405,6 @@ impl<
         self.overflow.next = self.over.q.val();
         self.error.next = self.err.q.val();
         // The event.
-        self.wbit.next = self.zero_warps.val();
-        self.urows_b.next = self.zero_mask.val();
-        for w in 0..WARPS {
-            if ((self.taken.val() | self.not_taken.val()) & self.row_ones[w].val()).any() {
-                self.wbit.next = self.wbit.val() | self.warp_one[w].val();
-            }
-            if (self.b_umask.val() & self.warp_one[w].val()).any() {
-                self.urows_b.next = self.urows_b.val() | self.row_ones[w].val();
-            }
-        }
         self.is_launch.next = self.op.val() == self.op_launch.val();
         self.is_branch.next = self.op.val() == self.op_branch.val();
         self.is_reconv.next = self.op.val() == self.op_reconv.val();
@@ -444,7 +416,7 @@ impl<
         // The pending entries after this warp's branch.
         self.new_tk_mask.next = self.taken.val();
         self.new_nt_mask.next = self.not_taken.val();
-        self.new_umask.next = self.all_warps.val();
+        self.new_umask.next = self.all_threads.val();
         self.new_tk_wcnt.next = self.c_zero.val();
         self.new_nt_wcnt.next = self.c_zero.val();
         self.br_tk_pc.next = self.taken_pc.val();
@@ -461,7 +433,9 @@ impl<
             self.br_rpc.next = self.tk_rpc.val();
         }
         if !self.stall.val() {
-            self.new_umask.next = self.new_umask.val() & !self.wbit.val();
+            // A bypass clears exactly its own threads.
+            self.new_umask.next =
+                self.new_umask.val() & !(self.taken.val() | self.not_taken.val());
             if self.taken.val().any() {
                 self.new_tk_wcnt.next = self.new_tk_wcnt.val() + self.c_one.val();
             }
@@ -473,12 +447,6 @@ impl<
         self.nt_live.next = self.new_nt_mask.val().any();
         self.dec_wcnt.next = self.t_wcnt.val() - self.c_one.val();
         self.zero_left.next = self.dec_wcnt.val() == self.c_zero.val();
-        self.urows_new.next = self.zero_mask.val();
-        for w in 0..WARPS {
-            if (self.new_umask.val() & self.warp_one[w].val()).any() {
-                self.urows_new.next = self.urows_new.val() | self.row_ones[w].val();
-            }
-        }
         // The mask whose compaction count the new TOS needs.
         self.evaluator.cta_mask.next = self.zero_mask.val();
         if self.is_launch.val() {
@@ -486,13 +454,13 @@ impl<
         }
         if self.do_branch.val() {
             if self.tk_live.val() {
-                self.evaluator.cta_mask.next = self.new_tk_mask.val() & self.urows_new.val();
+                self.evaluator.cta_mask.next = self.new_tk_mask.val() & self.new_umask.val();
             } else {
-                self.evaluator.cta_mask.next = self.new_nt_mask.val() & self.urows_new.val();
+                self.evaluator.cta_mask.next = self.new_nt_mask.val() & self.new_umask.val();
             }
         }
         if self.do_reconv.val() {
-            self.evaluator.cta_mask.next = self.b_mask.val() & self.urows_b.val();
+            self.evaluator.cta_mask.next = self.b_mask.val() & self.b_umask.val();
         }
         // Decide the writes.
         self.we_tos.next = false;
@@ -530,7 +498,7 @@ impl<
                     self.we_tk.next = true;
                     self.tk_wcnt_val.next = self.new_tk_wcnt.val() + self.evaluator.min_warps.val();
                     self.tos_pc_val.next = self.br_rpc.val();
-                    self.tos_umask_val.next = self.all_warps.val();
+                    self.tos_umask_val.next = self.all_threads.val();
                     self.tos_wcnt_val.next = self.c_zero.val();
                     self.used.d.next = self.used.q.val() + self.d_two.val();
                 } else if self.nt_live.val() {
@@ -585,14 +553,14 @@ impl<
                 self.e_pc[e].d.next = self.taken_pc.val();
                 self.e_rpc[e].d.next = self.rpc.val();
                 self.e_mask[e].d.next = self.taken.val();
-                self.e_umask[e].d.next = self.all_warps.val();
+                self.e_umask[e].d.next = self.all_threads.val();
                 self.e_wcnt[e].d.next = self.evaluator.active_warps.val();
             }
             if self.reset.val() {
                 self.e_pc[e].d.next = self.zero_pc.val();
                 self.e_rpc[e].d.next = self.zero_pc.val();
                 self.e_mask[e].d.next = self.zero_mask.val();
-                self.e_umask[e].d.next = self.zero_warps.val();
+                self.e_umask[e].d.next = self.zero_mask.val();
                 self.e_wcnt[e].d.next = self.c_zero.val();
             }
         }

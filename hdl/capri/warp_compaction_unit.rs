@@ -1,18 +1,21 @@
 //! Warp compaction unit (WCU) of thread block compaction and CAPRI
 //! (`capri-compaction-adequacy.txt` §2.2 Figure 3, §3.3; SPEC §3.2).
 //!
-//! Takes a CTA-wide active mask and the update mask `umask` (one bit per warp: 1 = the
-//! warp waited at the branch and takes part, 0 = it bypassed and keeps its static
-//! warp). The shared column compactor, with `row_enable = umask`, emits one compacted
-//! warp per cycle: a lane mask plus the source warp of each lane's thread. Threads
-//! never leave their lane (the register file is banked per lane).
+//! Takes a CTA-wide active mask and the update mask `umask`, one bit per thread (1 = the
+//! thread waited at the branch and takes part, 0 = it bypassed and keeps the warp it
+//! bypassed in). The paper's UMask has one bit per warp; here compacted warps mix
+//! threads of several home warps, so a bypassing warp is any set of threads and a
+//! per-warp bit would drop the waiting threads that share a home row with it. The
+//! shared column compactor emits one compacted warp per cycle: a lane mask plus the
+//! source warp of each lane's thread. Threads never leave their lane (the register
+//! file is banked per lane).
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | clock, reset | in | 1 | reset empties the unit |
 //! | load | in | 1 | take `cta_mask` and `umask` on this edge (wins over emitting) |
 //! | cta_mask | in | WARPS*LANES | CTA-wide active mask at the TOS, row = warp |
-//! | umask | in | WARPS | warps taking part in compaction |
+//! | umask | in | WARPS*LANES | threads taking part in compaction, row = warp (as `cta_mask`) |
 //! | warp_valid | out | 1 | registered: a compacted warp is presented this cycle |
 //! | warp_mask | out | LANES | registered: its active lanes |
 //! | warp_src | out | LANES*clog2(WARPS) | registered: source warp of lane `c` at `[c*RW, c*RW+RW)`, 0 when inactive |
@@ -22,8 +25,8 @@
 //! | saves_warps | out | 1 | registered likewise: `warps_needed < waiting_warps` (compaction removes a warp) |
 //!
 //! ```text
-//!  cta_mask ──AND rows(umask)──┬──> column_compactor (row_enable = umask) ──> warp_*
-//!                              └──> adequacy_evaluator.min_warps ──> [needed] ──> warps_needed
+//!  cta_mask ──AND umask──┬──> column_compactor (row_enable = all) ──> warp_*
+//!                        └──> adequacy_evaluator.min_warps ──> [needed] ──> warps_needed
 //! ```
 //!
 //! Timing: the mask loaded on edge `t` presents its first compacted warp in cycle
@@ -31,12 +34,13 @@
 //! warp (no backpressure: the warp scheduler takes one new warp per cycle, §3.1).
 //! `warps_needed` is valid from cycle `t+1` until the next load (0 after reset).
 //!
-//! Storage: `WARPS*LANES` (the compactor's mask) + `WARPS` (umask) + `2*clog2(WARPS+1) + 1`.
+//! Storage: `WARPS*LANES` (the compactor's mask) + `2*clog2(WARPS+1) + 1`.
 //!
 //! Choices where the paper is silent:
-//! - The mask is loaded already ANDed with the update mask, so bypassed warps' threads
-//!   are never held; `row_enable = umask` as well (the compactor's interface for it).
-//!   This keeps the compactor's `group_last` exact without a change to the shared block.
+//! - The mask is loaded already ANDed with the update mask, so bypassed threads are
+//!   never held and every row stays enabled (`row_enable` is per row, too coarse for
+//!   a per-thread mask; no update mask is held). This keeps the compactor's
+//!   `group_last` exact without a change to the shared block.
 //! - `warps_needed` comes from an adequacy evaluator on the same masked mask (the
 //!   largest per-lane popcount), registered at load, so it is known before the
 //!   compacted warps stream out. The CTA stack uses the same count for `WCnt`.
@@ -63,8 +67,9 @@ pub struct WarpCompactionUnit<
     pub load: Signal<In, Bit>,
     /// CTA-wide active mask, row-major (bit `w*LANES + c`).
     pub cta_mask: Signal<In, Bits<N>>,
-    /// Update mask: bit `w` = warp `w` waited and takes part in compaction.
-    pub umask: Signal<In, Bits<WARPS>>,
+    /// Update mask, row-major like `cta_mask`: bit `w*LANES + c` = that thread waited
+    /// and takes part in compaction.
+    pub umask: Signal<In, Bits<N>>,
     // compacted warp out (registered)
     /// A compacted warp is presented this cycle.
     pub warp_valid: Signal<Out, Bit>,
@@ -84,20 +89,14 @@ pub struct WarpCompactionUnit<
     compactor: ColumnCompactor<WARPS, LANES, N, RW, GW>,
     /// Counts the compacted warps of the masked mask.
     evaluator: AdequacyEvaluator<WARPS, LANES, N, CW>,
-    /// Update mask of the compaction in progress.
-    held_umask: DFF<Bits<WARPS>>,
     /// `warps_needed` of the last load.
     needed: DFF<Bits<CW>>,
     waiting_count: DFF<Bits<CW>>,
     saves: DFF<Bit>,
-    /// `cta_mask` restricted to the warps of `umask`.
+    /// `cta_mask` restricted to the threads of `umask`.
     waiting: Signal<Local, Bits<N>>,
-    /// Warp `w`'s row of ones.
-    row_ones: [Constant<Bits<N>>; WARPS],
-    /// Warp `w` alone in a `WARPS`-bit vector.
-    warp_one: [Constant<Bits<WARPS>>; WARPS],
-    zero_mask: Constant<Bits<N>>,
-    zero_warps: Constant<Bits<WARPS>>,
+    /// Every row enabled.
+    all_rows: Constant<Bits<WARPS>>,
     zero_count: Constant<Bits<CW>>,
 }
 
@@ -130,25 +129,11 @@ impl<
             saves_warps: Default::default(),
             compactor: Default::default(),
             evaluator: Default::default(),
-            held_umask: Default::default(),
             needed: Default::default(),
             waiting_count: Default::default(),
             saves: Default::default(),
             waiting: Default::default(),
-            row_ones: array_init::array_init(|w| {
-                let mut v = Bits::<N>::default();
-                for c in 0..LANES {
-                    v.set_bits::<1>(w * LANES + c, true.into());
-                }
-                Constant::new(v)
-            }),
-            warp_one: array_init::array_init(|w| {
-                let mut v = Bits::<WARPS>::default();
-                v.set_bits::<1>(w, true.into());
-                Constant::new(v)
-            }),
-            zero_mask: Constant::new(Bits::default()),
-            zero_warps: Constant::new(Bits::default()),
+            all_rows: Constant::new(Bits::<WARPS>::mask()),
             zero_count: Constant::new(Bits::default()),
         }
     }
@@ -165,20 +150,14 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, held_umask, needed, waiting_count, saves);
-        self.waiting.next = self.zero_mask.val();
-        for w in 0..WARPS {
-            if (self.umask.val() & self.warp_one[w].val()).any() {
-                self.waiting.next = self.waiting.val() | self.row_ones[w].val();
-            }
-        }
-        self.waiting.next = self.waiting.val() & self.cta_mask.val();
+        dff_setup!(self, clock, needed, waiting_count, saves);
+        self.waiting.next = self.cta_mask.val() & self.umask.val();
         self.evaluator.cta_mask.next = self.waiting.val();
         self.compactor.clock.next = self.clock.val();
         self.compactor.reset.next = self.reset.val();
         self.compactor.load.next = self.load.val();
         self.compactor.mask_in.next = self.waiting.val();
-        self.compactor.row_enable.next = self.held_umask.q.val();
+        self.compactor.row_enable.next = self.all_rows.val();
         self.compactor.one_row.next = false;
         self.compactor.take.next = true;
         self.compactor.flush.next = false;
@@ -190,13 +169,11 @@ impl<
         self.waiting_warps.next = self.waiting_count.q.val();
         self.saves_warps.next = self.saves.q.val();
         if self.load.val() {
-            self.held_umask.d.next = self.umask.val();
             self.needed.d.next = self.evaluator.min_warps.val();
             self.waiting_count.d.next = self.evaluator.active_warps.val();
             self.saves.d.next = self.evaluator.adequate.val();
         }
         if self.reset.val() {
-            self.held_umask.d.next = self.zero_warps.val();
             self.needed.d.next = self.zero_count.val();
             self.waiting_count.d.next = self.zero_count.val();
             self.saves.d.next = false;
@@ -226,10 +203,10 @@ mod tests {
             uut.clock.next = false.into();
             assert!(simulate(uut, 100));
         };
-        // W0 = 0xxx (lane 0), W1 = xx67 (lanes 2, 3), both waited.
+        // W0 = 0xxx (lane 0), W1 = xx67 (lanes 2, 3), every thread of W0, W1 waited.
         uut.load.next = true;
         uut.cta_mask.next = (0b0001u64 | (0b1100 << 4)).into();
-        uut.umask.next = 0b011u64.into();
+        uut.umask.next = 0x0ffu64.into();
         assert!(simulate(&mut uut, 100));
         edge(&mut uut);
         uut.load.next = false;

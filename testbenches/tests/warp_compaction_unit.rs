@@ -68,6 +68,7 @@ fn cycle(b: &mut Small, i: WcuInputs) -> (bool, u64, Vec<usize>, bool, u64) {
 fn idle() -> WcuInputs {
     WcuInputs {
         mask: vec![0; 3],
+        umask: vec![0; 3],
         ..Default::default()
     }
 }
@@ -93,7 +94,7 @@ fn figure_3_two_warps_compact_into_one() {
         WcuInputs {
             load: true,
             mask: vec![0b0001, 0b1100, 0],
-            umask: 0b111,
+            umask: vec![0b1111; 3],
             ..idle()
         },
     );
@@ -107,13 +108,13 @@ fn figure_3_two_warps_compact_into_one() {
 #[test]
 fn figure_7d_bypassed_warp_is_not_compacted() {
     let mut b = fresh();
-    // Path B: W0 0123 bypassed (umask 011 reversed: bit 0 = W0 clear), W1 4xx7, W2 89xx.
+    // Path B: W0 0123 bypassed (its threads' umask bits clear), W1 4xx7, W2 89xx.
     cycle(
         &mut b,
         WcuInputs {
             load: true,
             mask: vec![0b1111, 0b1001, 0b0011],
-            umask: 0b110,
+            umask: vec![0, 0b1111, 0b1111],
             ..idle()
         },
     );
@@ -125,6 +126,29 @@ fn figure_7d_bypassed_warp_is_not_compacted() {
         cycle(&mut b, idle()),
         (true, 0b0001, vec![2, 0, 0, 0], true, 2)
     );
+    assert!(!cycle(&mut b, idle()).0);
+}
+
+#[test]
+fn a_bypassed_compacted_warp_leaves_its_rows_other_threads() {
+    let mut b = fresh();
+    // Two compacted warps share home row 1: A = W0 lanes 0-2 + W1 lane 3 bypassed,
+    // B = W1 lanes 1, 2 + W2 lanes 0, 3 waited. Only B's threads are compacted, all of
+    // them, into one warp (a per-warp bit would lose W1's lanes 1, 2).
+    cycle(
+        &mut b,
+        WcuInputs {
+            load: true,
+            mask: vec![0b0111, 0b1110, 0b1001],
+            umask: vec![0b1000, 0b0111, 0b1111],
+            ..idle()
+        },
+    );
+    assert_eq!(
+        cycle(&mut b, idle()),
+        (true, 0b1111, vec![2, 1, 1, 2], true, 1)
+    );
+    assert!(b.uut.saves_warps.val());
     assert!(!cycle(&mut b, idle()).0);
 }
 

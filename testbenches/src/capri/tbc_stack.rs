@@ -1,7 +1,9 @@
 //! TBC CTA-wide stack bench (SPEC §3.5): a CTA driver forms the warps of each TOS
-//! (static warps, and the WCU's compaction of the waiting warps), sends their branch
-//! or reconvergence events in random order with random stall/bypass choices, and now
-//! and then an illegal event; RTL vs model every cycle, `WCnt` contracts.
+//! (static warps at launch; then the warps that bypassed into the path and the WCU's
+//! compaction of the threads that waited), sends their branch or reconvergence events
+//! in random order with random stall/bypass choices (any warp may bypass, compacted
+//! warps mixing home rows too), and now and then an illegal event; RTL vs model every
+//! cycle, `WCnt` contracts, and every thread of a new TOS in exactly one of its warps.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::{bits_from_rows, rows_from_bits, small};
 use rand::Rng;
@@ -11,35 +13,40 @@ use weft_hdl::capri::tbc_stack::TbcStack;
 use weft_sim::capri::tbc_stack::{Event, TbcStack as Model};
 use weft_sim::lib::column_compactor::{clear, pick};
 
-/// One warp of the current TOS: its threads at their home rows, and whether it may
-/// bypass (it is one source warp's threads, shared with no other warp of this TOS).
+/// One warp of the current TOS: its threads at their home rows.
 #[derive(Clone, Debug)]
 pub struct CtaWarp {
     pub rows: Vec<u64>,
-    pub may_bypass: bool,
 }
 
-/// The warps a TOS runs: static warps for the rows outside `umask` (or all rows at
-/// launch), compacted warps (the column compactor) for the rows in it.
-pub fn form_warps(mask: &[u64], umask: u64, lanes: usize, all_static: bool) -> Vec<CtaWarp> {
+/// The warps a TOS runs: at launch (`all_static`) one static warp per non-empty row;
+/// else the warps that bypassed into this path (`bypassed`: their threads on it) and
+/// the compacted warps (the column compactor) of the threads that waited
+/// (`mask & umask`, one lane mask per row each). Any of them may bypass next.
+pub fn form_warps(
+    mask: &[u64],
+    umask: &[u64],
+    bypassed: &[Vec<u64>],
+    lanes: usize,
+    all_static: bool,
+) -> Vec<CtaWarp> {
     let n = mask.len();
-    let mut out = vec![];
-    let mut held = vec![0; n];
-    for (w, &m) in mask.iter().enumerate() {
-        if m == 0 {
-            continue;
-        }
-        if all_static || umask >> w & 1 == 0 {
-            let mut rows = vec![0; n];
-            rows[w] = m;
-            out.push(CtaWarp {
-                rows,
-                may_bypass: true,
-            });
-        } else {
-            held[w] = m;
-        }
+    if all_static {
+        return (0..n)
+            .filter(|&w| mask[w] != 0)
+            .map(|w| {
+                let mut rows = vec![0; n];
+                rows[w] = mask[w];
+                CtaWarp { rows }
+            })
+            .collect();
     }
+    let mut out: Vec<CtaWarp> = bypassed
+        .iter()
+        .filter(|b| b.iter().any(|&r| r != 0))
+        .map(|b| CtaWarp { rows: b.clone() })
+        .collect();
+    let mut held: Vec<u64> = mask.iter().zip(umask).map(|(&m, &u)| m & u).collect();
     loop {
         let g = pick(&held, lanes, |_| true);
         if g.lanes == 0 {
@@ -52,21 +59,24 @@ pub fn form_warps(mask: &[u64], umask: u64, lanes: usize, all_static: bool) -> V
             }
         }
         clear(&mut held, &g);
-        out.push(CtaWarp {
-            rows,
-            may_bypass: true,
-        });
-    }
-    for i in 0..out.len() {
-        let mine: Vec<bool> = out[i].rows.iter().map(|&r| r != 0).collect();
-        // A bypassing warp keeps its static warp: one source warp, not shared.
-        out[i].may_bypass = mine.iter().filter(|&&m| m).count() == 1
-            && !out
-                .iter()
-                .enumerate()
-                .any(|(j, o)| j != i && o.rows.iter().zip(&mine).any(|(&r, &m)| m && r != 0));
+        out.push(CtaWarp { rows });
     }
     out
+}
+
+/// Whether `warps` hold every thread of `mask` exactly once (none lost, none
+/// duplicated, none from outside the mask); the first thread that breaks it if not.
+pub fn partition_error(mask: &[u64], warps: &[CtaWarp]) -> Option<String> {
+    let mut seen = vec![0u64; mask.len()];
+    for w in warps {
+        for (r, &m) in w.rows.iter().enumerate() {
+            if seen[r] & m != 0 {
+                return Some(format!("row {r} lanes {:b} in two warps", seen[r] & m));
+            }
+            seen[r] |= m;
+        }
+    }
+    (seen != mask).then(|| format!("warps cover {seen:x?}, the TOS mask is {mask:x?}"))
 }
 
 #[derive(Clone, Debug)]
@@ -96,8 +106,18 @@ pub struct TbcStackBench<
     illegal: bool,
     /// The TOS changed on the last edge: plan its warps (`Some(all static)`).
     replan: Option<bool>,
-    /// The warps just formed and the TOS `WCnt` they must match.
-    formed: Option<(usize, usize)>,
+    /// The warps just formed and the TOS `WCnt` they must match, and whether they
+    /// partition the TOS mask (`Some(the first break)` if not).
+    formed: Option<(usize, usize, Option<String>)>,
+    /// Per stack entry (as the model's `entries`): the warps that bypassed into it,
+    /// each as its threads on that path; `pend_bypassed`: the same for the pending
+    /// (not-taken, taken) entries. The driver's own record of the warps, so that the
+    /// warps it forms for a TOS are checked against the stack's mask and `umask`.
+    bypassed: Vec<Vec<Vec<u64>>>,
+    pend_bypassed: (Vec<Vec<u64>>, Vec<Vec<u64>>),
+    /// Bypasses by warps whose threads come from more than one home row (compacted
+    /// warps): the coverage a per-warp update mask could not take.
+    pub mixed_bypasses: u64,
 }
 
 impl<
@@ -148,6 +168,9 @@ impl<
             illegal: false,
             replan: None,
             formed: None,
+            bypassed: vec![],
+            pend_bypassed: (vec![], vec![]),
+            mixed_bypasses: 0,
         }
     }
 }
@@ -193,7 +216,9 @@ impl<
             self.todo.clear();
             return;
         };
-        self.todo = form_warps(&t.mask, t.umask, LANES, all_static);
+        let none = vec![];
+        let bypassed = self.bypassed.last().unwrap_or(&none);
+        self.todo = form_warps(&t.mask, &t.umask, bypassed, LANES, all_static);
         let depth = self.model.entries.len();
         self.branching = if depth + 2 > DEPTH {
             rng.gen_ratio(1, 10)
@@ -204,6 +229,68 @@ impl<
         };
         self.style = rng.gen_range(0..5);
         self.pcs = (rng.gen(), rng.gen(), rng.gen());
+    }
+
+    /// Whether the model takes `event` (else it drops it and flags it).
+    fn applies(&self, event: &Event) -> bool {
+        let m = &self.model;
+        let legal = m.tos().is_some_and(|t| t.wcnt != 0);
+        match event {
+            Event::Launch { .. } => true,
+            Event::Branch { .. } => legal && (m.pend.is_some() || m.entries.len() + 2 <= DEPTH),
+            Event::Reconverge => legal && m.pend.is_none(),
+            Event::None => false,
+        }
+    }
+
+    /// Follows the warps that bypass through the model's entries, after the model has
+    /// taken `event` (`depth`: its entries before).
+    fn record_bypass(&mut self, event: &Event, depth: usize) {
+        match event {
+            Event::Launch { .. } => {
+                self.bypassed = vec![vec![]];
+                self.pend_bypassed = (vec![], vec![]);
+            }
+            Event::Branch {
+                stall,
+                taken,
+                not_taken,
+                ..
+            } => {
+                if !stall {
+                    let rows = taken.iter().zip(not_taken).filter(|(a, b)| *a | *b != 0);
+                    if rows.count() > 1 {
+                        self.mixed_bypasses += 1;
+                    }
+                    if taken.iter().any(|&r| r != 0) {
+                        self.pend_bypassed.1.push(taken.clone());
+                    }
+                    if not_taken.iter().any(|&r| r != 0) {
+                        self.pend_bypassed.0.push(not_taken.clone());
+                    }
+                }
+                if self.model.changed {
+                    let (nt, tk) = std::mem::take(&mut self.pend_bypassed);
+                    if self.model.entries.len() == depth + 2 {
+                        // The TOS became the reconvergence entry: every thread waits.
+                        if let Some(b) = self.bypassed.last_mut() {
+                            b.clear();
+                        }
+                        self.bypassed.push(nt);
+                        self.bypassed.push(tk);
+                    } else if let Some(b) = self.bypassed.last_mut() {
+                        // One path live: the other path's list is empty.
+                        *b = nt.into_iter().chain(tk).collect();
+                    }
+                }
+            }
+            Event::Reconverge => {
+                if self.model.entries.len() < depth {
+                    self.bypassed.pop();
+                }
+            }
+            Event::None => {}
+        }
     }
 
     fn branch_of(&self, w: &CtaWarp, rng: &mut ChaCha8Rng, stall: bool) -> Event {
@@ -252,8 +339,10 @@ impl<
         if let Some(all_static) = self.replan.take() {
             self.plan(rng, all_static);
             if !all_static && !self.illegal {
-                let wcnt = self.model.tos().map_or(0, |t| t.wcnt);
-                self.formed = Some((self.todo.len(), wcnt));
+                if let Some(t) = self.model.tos() {
+                    let split = partition_error(&t.mask, &self.todo);
+                    self.formed = Some((self.todo.len(), t.wcnt, split));
+                }
             }
         }
         let reset = cycle == 0 || rng.gen_ratio(1, 3000);
@@ -286,7 +375,9 @@ impl<
         } else if let Some(k) = (!self.todo.is_empty()).then(|| rng.gen_range(0..self.todo.len())) {
             let w = self.todo[k].clone();
             if self.branching {
-                let stall = !w.may_bypass || rng.gen_bool(0.5);
+                // Any warp may bypass: a static one, one that bypassed before, or a
+                // compacted one mixing home rows.
+                let stall = rng.gen_bool(0.5);
                 self.branch_of(&w, rng, stall)
             } else {
                 Event::Reconverge
@@ -318,8 +409,8 @@ impl<
         )?;
         expect(
             "tos_umask",
-            t.map_or(0, |t| t.umask),
-            small(self.uut.tos_umask.val()),
+            t.map_or(vec![0; WARPS], |t| t.umask.clone()),
+            rows_from_bits(self.uut.tos_umask.val(), LANES),
         )?;
         expect(
             "tos_wcnt",
@@ -331,11 +422,16 @@ impl<
         expect("wcu_useful", m.wcu_useful, self.uut.wcu_useful.val())?;
         expect("overflow", m.overflow, self.uut.overflow.val())?;
         expect("error", m.error, self.uut.error.val())?;
-        if let Some((formed, wcnt)) = self.formed {
+        if let Some((formed, wcnt, split)) = &self.formed {
             contract(
                 "the new TOS's WCnt counts its warps (bypassed + compacted)",
                 formed == wcnt,
                 || format!("{formed} warps formed, WCnt {wcnt}"),
+            )?;
+            contract(
+                "the bypassed and the compacted warps of the new TOS hold each of its threads once",
+                split.is_none(),
+                || split.clone().unwrap_or_default(),
             )?;
         }
         contract(
@@ -370,11 +466,18 @@ impl<
                 })?;
             }
         }
+        let depth = self.model.entries.len();
+        let applies = self.applies(&i.event);
         self.model.clock(i.reset, &i.event);
+        if !i.reset && applies {
+            self.record_bypass(&i.event, depth);
+        }
         if i.reset {
             self.illegal = false;
             self.todo.clear();
             self.replan = None;
+            self.bypassed.clear();
+            self.pend_bypassed = (vec![], vec![]);
         } else if matches!(i.event, Event::Launch { .. }) {
             // `error` and `overflow` are sticky until reset: `illegal` stays.
             self.replan = Some(true);

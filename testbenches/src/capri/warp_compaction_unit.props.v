@@ -1,14 +1,14 @@
 // Properties of the warp compaction unit (SPEC §3.2), proved for all inputs on the
 // exported Verilog by `weft prove`: WEFT_UUT becomes the preset's module, CTA_WARPS and
 // LANES its parameters. Ghost registers follow the contract: the waiting threads
-// loaded (warps whose `umask` bit is set) and not yet compacted, and the compacted
-// warps emitted since the load.
+// loaded (those whose `umask` bit is set: the update mask has one bit per thread) and
+// not yet compacted, and the compacted warps emitted since the load.
 module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
     input clock,
     input reset,
     input load,
     input [CTA_WARPS*LANES-1:0] cta_mask,
-    input [CTA_WARPS-1:0] umask
+    input [CTA_WARPS*LANES-1:0] umask
 );
     localparam SW = CTA_WARPS > 1 ? $clog2(CTA_WARPS) : 1;
     localparam CW = $clog2(CTA_WARPS + 1);
@@ -40,22 +40,10 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
         \uut.compactor.held$7$q , \uut.compactor.held$6$q , \uut.compactor.held$5$q ,
         \uut.compactor.held$4$q , \uut.compactor.held$3$q , \uut.compactor.held$2$q ,
         \uut.compactor.held$1$q , \uut.compactor.held$0$q };
-    // The compactor sees the rows of the warps held at load only: a bypassed warp
-    // holds no thread.
-    (* hierconn *) wire [CTA_WARPS-1:0] \uut.held_umask$q ;
-    reg [CTA_WARPS*LANES-1:0] rows_enabled;
-    integer w1;
-    always @(*)
-        for (w1 = 0; w1 < CTA_WARPS; w1 = w1 + 1)
-            rows_enabled[w1*LANES +: LANES] = {LANES{\uut.held_umask$q [w1]}};
-    wire tied = pending == rows_held[CTA_WARPS*LANES-1:0] && (pending & ~rows_enabled) == 0;
+    wire tied = pending == rows_held[CTA_WARPS*LANES-1:0];
 
-    // The load's waiting threads: bypassed warps take no part.
-    reg [CTA_WARPS*LANES-1:0] load_waiting;
-    integer w0;
-    always @(*)
-        for (w0 = 0; w0 < CTA_WARPS; w0 = w0 + 1)
-            load_waiting[w0*LANES +: LANES] = umask[w0] ? cta_mask[w0*LANES +: LANES] : 0;
+    // The load's waiting threads: bypassed threads take no part.
+    wire [CTA_WARPS*LANES-1:0] load_waiting = cta_mask & umask;
 
     // This cycle's compacted warp as a CTA-wide mask; inactive lanes carry warp 0.
     reg [CTA_WARPS*LANES-1:0] presented;
@@ -117,7 +105,7 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
 
     always @(*) if (!init) begin
         // Every compacted thread is a waiting thread not compacted before, in its own
-        // lane (the format keeps lanes): none duplicated, none from a bypassed warp.
+        // lane (the format keeps lanes): none duplicated, none bypassed.
         p_threads_conserved: assert(tied && (presented & ~pending) == 0);
         // A compacted warp every cycle while threads wait, none otherwise.
         p_valid_while_pending: assert(tied && warp_valid == (pending != 0));

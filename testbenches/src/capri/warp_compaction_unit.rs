@@ -1,5 +1,7 @@
-//! WCU bench (SPEC §3.2): RTL vs model; conservation, lanes kept, bypassed warps
-//! never compacted, the warp count equals the evaluator's `min_warps`.
+//! WCU bench (SPEC §3.2): RTL vs model; conservation, lanes kept, bypassed threads
+//! never compacted, the warp count equals the evaluator's `min_warps`. The update mask
+//! is per thread: the stimulus bypasses whole rows, any subset of a row, or threads
+//! scattered over the CTA as a compacted warp's would be.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::capri::adequacy_evaluator::random_cta_mask;
 use crate::convert::{bits_from_rows, fields_from_bits, small};
@@ -10,12 +12,51 @@ use weft_hdl::capri::warp_compaction_unit::WarpCompactionUnit;
 use weft_sim::capri::adequacy_evaluator::evaluate;
 use weft_sim::capri::warp_compaction_unit::WarpCompactionUnit as Model;
 
+/// A random per-thread update mask for `mask`: every thread waits, whole rows bypass
+/// (the paper's per-warp case), random subsets of rows bypass, or one or two warps
+/// formed from the active threads (a compacted warp: one thread per lane, from any
+/// rows) bypass.
+pub fn random_umask(rng: &mut ChaCha8Rng, mask: &[u64], lanes: usize) -> Vec<u64> {
+    let bits = crate::capri::adequacy_evaluator::lane_mask(lanes);
+    match rng.gen_range(0..5) {
+        0 => vec![bits; mask.len()],
+        1 => mask
+            .iter()
+            .map(|_| if rng.gen_bool(0.5) { bits } else { 0 })
+            .collect(),
+        2 => mask
+            .iter()
+            .map(|_| match rng.gen_range(0..3) {
+                0 => bits,
+                1 => 0,
+                _ => rng.gen::<u64>() & bits,
+            })
+            .collect(),
+        _ => {
+            let mut umask = vec![bits; mask.len()];
+            for _ in 0..rng.gen_range(1..=2) {
+                // Each lane's thread from a random row that has one there.
+                for c in 0..lanes {
+                    let rows: Vec<usize> = (0..mask.len())
+                        .filter(|&r| mask[r] >> c & 1 == 1 && rng.gen_bool(0.7))
+                        .collect();
+                    if !rows.is_empty() {
+                        umask[rows[rng.gen_range(0..rows.len())]] &= !(1 << c);
+                    }
+                }
+            }
+            umask
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct WcuInputs {
     pub reset: bool,
     pub load: bool,
     pub mask: Vec<u64>,
-    pub umask: u64,
+    /// One lane mask per warp: 1 = the thread waited.
+    pub umask: Vec<u64>,
 }
 
 pub struct WarpCompactionUnitBench<
@@ -30,7 +71,7 @@ pub struct WarpCompactionUnitBench<
     pub model: Model,
     pub inputs: WcuInputs,
     loaded: Vec<u64>,
-    umask: u64,
+    umask: Vec<u64>,
     covered: Vec<u64>,
     emitted: usize,
 }
@@ -124,10 +165,11 @@ impl<
             model: Model::new(WARPS, LANES),
             inputs: WcuInputs {
                 mask: vec![0; WARPS],
+                umask: vec![0; WARPS],
                 ..Default::default()
             },
             loaded: vec![0; WARPS],
-            umask: 0,
+            umask: vec![0; WARPS],
             covered: vec![0; WARPS],
             emitted: 0,
         }
@@ -147,7 +189,7 @@ impl<
         self.uut.reset.next = i.reset;
         self.uut.load.next = i.load;
         self.uut.cta_mask.next = bits_from_rows(&i.mask, LANES);
-        self.uut.umask.next = i.umask.into();
+        self.uut.umask.next = bits_from_rows(&i.umask, LANES);
         self.inputs = i;
     }
 }
@@ -164,19 +206,12 @@ impl<
     crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {
         let busy = self.model.outputs().valid;
-        let all = if WARPS == 64 {
-            u64::MAX
-        } else {
-            (1 << WARPS) - 1
-        };
-        let umask = match rng.gen_range(0..3) {
-            0 => all,
-            _ => rng.gen::<u64>() & all,
-        };
+        let mask = random_cta_mask(rng, WARPS, LANES);
+        let umask = random_umask(rng, &mask, LANES);
         self.apply(WcuInputs {
             reset: cycle == 0 || rng.gen_ratio(1, 500),
             load: rng.gen_ratio(if busy { 3 } else { 30 }, 100),
-            mask: random_cta_mask(rng, WARPS, LANES),
+            mask,
             umask,
         });
     }
@@ -203,9 +238,9 @@ impl<
             for (c, &w) in got_src.iter().enumerate() {
                 if got_mask >> c & 1 == 1 {
                     contract(
-                        "a bypassed warp is never compacted",
-                        self.umask >> w & 1 == 1,
-                        || format!("lane {c} from warp {w}, umask {:b}", self.umask),
+                        "a bypassed thread is never compacted",
+                        self.umask[w] >> c & 1 == 1,
+                        || format!("lane {c} from warp {w}, umask {:x?}", self.umask),
                     )?;
                     contract(
                         "a compacted thread was loaded, in its own lane",
@@ -232,12 +267,12 @@ impl<
         if i.reset {
             self.loaded = vec![0; WARPS];
             self.covered = vec![0; WARPS];
-            self.umask = 0;
+            self.umask = vec![0; WARPS];
             self.emitted = 0;
         } else if i.load {
             let bits = crate::capri::adequacy_evaluator::lane_mask(LANES);
             self.loaded = i.mask.iter().map(|&m| m & bits).collect();
-            self.umask = i.umask;
+            self.umask = i.umask.clone();
             self.covered = vec![0; WARPS];
             self.emitted = 0;
         } else if out.valid {
@@ -249,13 +284,7 @@ impl<
             self.emitted += 1;
             if out.last {
                 let waiting: Vec<u64> = (0..WARPS)
-                    .map(|w| {
-                        if self.umask >> w & 1 == 1 {
-                            self.loaded[w]
-                        } else {
-                            0
-                        }
-                    })
+                    .map(|w| self.loaded[w] & self.umask[w])
                     .collect();
                 let e = evaluate(&waiting, LANES);
                 contract(
@@ -270,7 +299,7 @@ impl<
                 )?;
             }
         }
-        self.model.clock(i.reset, i.load, &i.mask, i.umask);
+        self.model.clock(i.reset, i.load, &i.mask, &i.umask);
         Ok(())
     }
 }
