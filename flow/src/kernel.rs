@@ -4,8 +4,11 @@
 use crate::tools::{transcript, CLANG, LLD};
 use std::path::{Path, PathBuf};
 
-/// The compile flags fixed by the core model's contract (docs/core.md §1).
-pub const FLAGS: [&str; 9] = [
+/// The compile flags fixed by the core model's contract (docs/core.md §1). Every
+/// function is convergent (`-fconvergent-functions`, CUDA's rule): clang may not move
+/// `weft_barrier` into divergent code, as jump threading would otherwise do (a CTA-wide
+/// stack cannot run one path's barrier while the other path waits).
+pub const FLAGS: [&str; 11] = [
     "--target=riscv32-unknown-elf",
     "-march=rv32imf",
     "-mabi=ilp32f",
@@ -15,6 +18,8 @@ pub const FLAGS: [&str; 9] = [
     "-fno-jump-tables",
     "-nostdlib",
     "-std=c11",
+    "-Xclang",
+    "-fconvergent-functions",
 ];
 
 /// The folder of `weft.h`, relative to the project root.

@@ -12,6 +12,26 @@ pub enum Divergence {
     Pdom,
     /// Large warps with sub-warping (the LWM paper's §3.1).
     Lwm,
+    /// Thread block compaction: a CTA-wide stack; every warp waits at every branch and
+    /// jump for its CTA's others, then the compaction unit forms the warps anew.
+    Tbc,
+    /// TBC without the wait at jumps and at branches proven uniform.
+    #[serde(rename = "tbc+")]
+    TbcPlus,
+    /// TBC where a warp waits only if the CAPT predicts compaction pays (CAPRI).
+    Capri,
+}
+
+/// How a CAPT entry remembers a branch's adequacy (CAPRI §3.2, §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaptHistory {
+    /// 1b-Latest: the last adequacy.
+    Latest,
+    /// 1b-Sticky: adequate once, adequate for good.
+    Sticky,
+    /// A 2-bit saturating counter.
+    Counter2,
 }
 
 /// The order in which a DRAM bank serves its queue.
@@ -40,6 +60,8 @@ pub struct Machine {
     pub lwm_memory_opt: bool,
     pub lwm_jump_opt: bool,
     pub stack_entries: u32,
+    pub capt_entries: u32,
+    pub capt_history: CaptHistory,
     pub scoreboard: bool,
     pub pipeline_depth: u32,
     pub sfu_lanes: u32,
@@ -83,10 +105,24 @@ pub const KEYS: &[(&str, &str)] = &[
         "the two-level scheduler with one fetch group per CTA: a CTA's warps keep priority until all are stalled (a CTA's warp slots are an aligned group; fetch_group must equal warps)",
     ),
     ("max_ctas", "CTAs resident per core at most; 0 = as many as the warp slots hold"),
-    ("divergence", "pdom (a divergence stack per warp) or lwm (large warps with sub-warping)"),
+    (
+        "divergence",
+        "pdom (WPDOM: a divergence stack per warp), lwm (large warps with sub-warping), tbc (thread block compaction: a CTA-wide stack, every warp waits at every branch and jump for its CTA's others, then warps are formed anew), tbc+ (tbc without the wait at jumps and at branches proven uniform), capri (tbc where a diverged warp waits only if the CAPT predicts compaction pays)",
+    ),
     ("lwm_memory_opt", "lwm: a global memory instruction issues one row per sub-warp"),
     ("lwm_jump_opt", "lwm: an unconditional jump issues as one sub-warp"),
-    ("stack_entries", "divergence stack entries per warp"),
+    (
+        "stack_entries",
+        "divergence stack entries per warp (per CTA with tbc, tbc+, capri)",
+    ),
+    (
+        "capt_entries",
+        "capri: CAPT entries per core, fully associative, LRU; 0 = one per branch of the kernel (unlimited)",
+    ),
+    (
+        "capt_history",
+        "capri: latest (1b-Latest), sticky (1b-Sticky) or counter2 (2-bit saturating counter)",
+    ),
     (
         "scoreboard",
         "false: barrel processing (a warp is fetched again when its instruction completes); true: a warp issues its next instruction once the registers it reads and writes are written (loads outstanding, one at a time)",
@@ -153,6 +189,8 @@ impl Machine {
             lwm_memory_opt: true,
             lwm_jump_opt: true,
             stack_entries: 64,
+            capt_entries: 32,
+            capt_history: CaptHistory::Latest,
             scoreboard: false,
             pipeline_depth: 7,
             sfu_lanes: 8,
@@ -206,6 +244,8 @@ impl Machine {
             lwm_memory_opt: false,
             lwm_jump_opt: false,
             stack_entries: 64,
+            capt_entries: 32,
+            capt_history: CaptHistory::Latest,
             scoreboard: false,
             pipeline_depth: 7,
             sfu_lanes: 8,

@@ -23,11 +23,15 @@ pub enum WarpState {
     Barrier = 4,
     /// Every thread returned.
     Done = 5,
+    /// Thread block compaction: waits for its CTA's stack, or holds no warp.
+    Parked = 6,
 }
 
 impl WarpState {
     /// Every state's name, by code: what a waveform viewer shows.
-    pub const NAMES: [&'static str; 6] = ["free", "ready", "pipeline", "memory", "barrier", "done"];
+    pub const NAMES: [&'static str; 7] = [
+        "free", "ready", "pipeline", "memory", "barrier", "done", "parked",
+    ];
 }
 
 /// What issued on a core in one cycle.

@@ -2,7 +2,7 @@
 //! policy, and what happens at issue, as named steps: fetch, execute, form the warp
 //! instructions, time them, scoreboard, resolve, exit and barrier.
 use super::coalescer::{Coalescer, Line};
-use super::divergence::{self, Policy};
+use super::divergence::{self, Change, Policy};
 use super::execute::{execute, Executed};
 use super::kernel::Kernel;
 use super::scheduler::Scheduler;
@@ -73,6 +73,8 @@ pub struct Core {
     pub(super) groups: Vec<Group>,
     pub(super) coalescer: Coalescer,
     pub(super) lines: Vec<Line>,
+    /// Reused: the policy's slot changes.
+    changes: Vec<Change>,
 }
 
 impl Core {
@@ -80,6 +82,8 @@ impl Core {
         let warps = m.warps as usize;
         let lanes = m.lanes as usize;
         let rows = (m.warp_size / m.lanes) as usize;
+        let policy = divergence::build(m);
+        let policy_rows = policy.rows();
         Core {
             id,
             warp_size: m.warp_size,
@@ -91,7 +95,7 @@ impl Core {
                 .map(|_| Slot::default())
                 .collect(),
             scheduler: Scheduler::new(m, two_level_always),
-            policy: divergence::build(m),
+            policy,
             busy_until: 0,
             ctas: 0,
             resident: 0,
@@ -104,10 +108,11 @@ impl Core {
             sticky_cta: m.sticky_cta,
             retire_at: u64::MAX,
             replaying: false,
-            executed: Executed::new(rows, m.warp_size as usize),
+            executed: Executed::new(policy_rows, policy_rows * lanes),
             groups: vec![],
             coalescer: Coalescer::default(),
             lines: vec![],
+            changes: vec![],
         }
     }
 
@@ -171,6 +176,7 @@ impl Core {
             return 0;
         }
         let lanes = self.lanes as u32;
+        let mut masks = Vec::with_capacity(free.len());
         for (k, &w) in free.iter().enumerate() {
             let first = k as u32 * ws;
             let count = (threads - first).min(ws);
@@ -181,19 +187,21 @@ impl Core {
                 slot.calls.clear();
                 slot.env = launch.env(cta * launch.cta + first + t);
             }
-            let mask = (0..self.rows as u32)
-                .map(|r| {
-                    let n = count.saturating_sub(r * lanes).min(lanes);
-                    if n == 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << n) - 1
-                    }
-                })
-                .collect();
-            self.policy.launch(w, mask, image.kernel);
+            masks.push(
+                (0..self.rows as u32)
+                    .map(|r| {
+                        let n = count.saturating_sub(r * lanes).min(lanes);
+                        if n == 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << n) - 1
+                        }
+                    })
+                    .collect(),
+            );
             self.warps[w].start(cta, packed, now);
         }
+        self.policy.launch(&free, masks, image.kernel);
         self.ctas += 1;
         self.resident += packed;
         packed
@@ -205,6 +213,12 @@ impl Core {
     fn free_slots(&mut self, need: usize) -> Vec<usize> {
         let free = |w: &usize| self.warps[*w].state == State::Free;
         if !self.sticky_cta {
+            if self.policy.consecutive() {
+                return (0..=self.warps.len().saturating_sub(need))
+                    .map(|first| first..first + need)
+                    .find(|slots| slots.clone().all(|w| free(&w)))
+                    .map_or(vec![], |slots| slots.collect());
+            }
             return (0..self.warps.len()).filter(free).take(need).collect();
         }
         let group = *self.sticky.get_or_insert(need);
@@ -298,6 +312,8 @@ impl Core {
             &mut stalls.memory
         } else if has(State::Barrier) {
             &mut stalls.barrier
+        } else if has(State::Parked) {
+            &mut stalls.compaction
         } else if has(State::Run) {
             &mut stalls.pipeline
         } else if launched_all && self.ctas == 0 {
@@ -365,6 +381,7 @@ impl Core {
                 State::Memory => WarpState::Memory,
                 State::Barrier => WarpState::Barrier,
                 State::Done => WarpState::Done,
+                State::Parked => WarpState::Parked,
             })
             .collect()
     }
@@ -377,8 +394,8 @@ impl Core {
         };
         let step = *sh.kernel.step(pc)?;
         // Execute.
-        let ws = self.warp_size as usize;
-        let slots = &mut self.slots[w * ws..(w + 1) * ws];
+        let first = self.policy.home(w) * self.warp_size as usize;
+        let slots = &mut self.slots[first..first + mask.len() * self.lanes];
         execute(
             &step,
             (pc, mask),
@@ -412,6 +429,7 @@ impl Core {
         if self.executed.barrier {
             self.warps[w].state = State::Barrier;
         }
+        self.apply_changes(now);
         // An arrival, or a warp that finished, may complete its CTA's barrier.
         let warp = &self.warps[w];
         if self.executed.barrier || warp.state == State::Done {
@@ -426,6 +444,48 @@ impl Core {
         })
     }
 
+    /// Sends the events of the warps that owe their CTA one and have completed their
+    /// instruction by `now` (thread block compaction), before anything is fetched.
+    pub fn settle(&mut self, now: u64) -> Result<(), String> {
+        let due = self.policy.due();
+        if due == 0 {
+            return Ok(());
+        }
+        for w in super::execute::bits(due) {
+            let warp = &self.warps[w];
+            if warp.state == State::Run && warp.ready_at <= now {
+                self.policy.settle(w, now)?;
+                self.apply_changes(now);
+            }
+        }
+        Ok(())
+    }
+
+    /// What the policy did to the warp slots.
+    fn apply_changes(&mut self, now: u64) {
+        self.policy.changes(&mut self.changes);
+        let mut changes = std::mem::take(&mut self.changes);
+        for change in changes.drain(..) {
+            match change {
+                Change::Runs { w, at } => {
+                    let warp = &mut self.warps[w];
+                    warp.ready_at = at;
+                    warp.state = if warp.pending > 0 || !warp.replay.is_empty() {
+                        State::Memory
+                    } else {
+                        State::Run
+                    };
+                }
+                Change::Parked(w) => self.warps[w].state = State::Parked,
+                Change::Done(w) => {
+                    let at = self.warps[w].ready_at.max(now);
+                    self.exit(w, at);
+                }
+            }
+        }
+        self.changes = changes;
+    }
+
     /// Every thread of warp `w` has returned; the slot frees when its instruction has
     /// completed and its last load is in (stores are written through).
     fn exit(&mut self, w: usize, completes: u64) {
@@ -437,12 +497,18 @@ impl Core {
 
     /// Lets CTA `cta` through its barrier when every unfinished warp of it has arrived.
     fn release_barrier(&mut self, cta: u32) {
-        let of_cta = |w: &&mut Warp| w.cta == cta && !matches!(w.state, State::Free | State::Done);
-        if self
-            .warps
-            .iter_mut()
-            .filter(of_cta)
-            .all(|w| w.state == State::Barrier)
+        let of_cta = |w: &&mut Warp| {
+            w.cta == cta && !matches!(w.state, State::Free | State::Done | State::Parked)
+        };
+        let settled = (0..self.warps.len())
+            .filter(|&w| self.warps[w].cta == cta && self.warps[w].state == State::Barrier)
+            .all(|w| self.policy.settled(w));
+        if settled
+            && self
+                .warps
+                .iter_mut()
+                .filter(of_cta)
+                .all(|w| w.state == State::Barrier)
         {
             for w in self.warps.iter_mut().filter(of_cta) {
                 w.state = State::Run;

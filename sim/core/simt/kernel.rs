@@ -39,6 +39,14 @@ impl Kernel {
         Ok(Kernel { lo, steps })
     }
 
+    /// Every analysed instruction with its PC, in address order.
+    pub fn steps(&self) -> impl Iterator<Item = (u32, &Step)> {
+        self.steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|s| (self.lo + 4 * i as u32, s)))
+    }
+
     pub fn step(&self, pc: u32) -> Result<&Step, String> {
         pc.checked_sub(self.lo)
             .filter(|d| d.is_multiple_of(4))

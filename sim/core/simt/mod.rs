@@ -111,6 +111,7 @@ pub fn run(
             launch.cta, machine.warps
         ));
     }
+    divergence::check_launch(machine, launch.cta)?;
     let Program { mut image, code } = program;
     run_setup(&code, &mut image, launch, options.max_instructions)?;
     let timed = Instant::now();
@@ -118,6 +119,9 @@ pub fn run(
     let mut cores: Vec<Core> = (0..machine.cores as usize)
         .map(|i| Core::new(i, machine, options.two_level_always))
         .collect();
+    for core in &mut cores {
+        core.policy.prepare(&kernel)?;
+    }
     let mut counts = Counts::new(machine.lanes);
     let total_ctas = launch.threads / launch.cta;
     let mut next_cta = 0;
@@ -154,6 +158,7 @@ pub fn run(
         let mut issued = false;
         for core in &mut cores {
             let mut issue = None;
+            core.settle(now)?;
             if core.busy_until <= now {
                 let ready = core.ready_mask(now, &kernel);
                 if let Some(w) = core.scheduler.grant(ready) {

@@ -15,6 +15,10 @@ pub struct Stalls {
     pub memory: u64,
     /// No warp ready; none waits for memory, some wait at a barrier.
     pub barrier: u64,
+    /// No warp ready; none waits for memory or at a barrier, some wait for their CTA's
+    /// stack (thread block compaction: at a branch for the other warps, or for their
+    /// path to come up).
+    pub compaction: u64,
     /// No warp ready; every live warp has its instruction in the pipeline (barrel).
     pub pipeline: u64,
     /// No live warp on the core while CTAs are still to come (launch start, CTA
@@ -307,6 +311,11 @@ impl Stats {
         );
         f.add_count("stalls_memory", "idle: waiting for memory", st.memory);
         f.add_count("stalls_barrier", "idle: waiting at a barrier", st.barrier);
+        f.add_count(
+            "stalls_compaction",
+            "idle: waiting for the CTA's stack",
+            st.compaction,
+        );
         f.add_count(
             "stalls_pipeline",
             "idle: every warp in the pipeline",

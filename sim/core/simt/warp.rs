@@ -34,6 +34,9 @@ pub enum State {
     Barrier,
     /// Every thread returned; the slot frees at `ready_at`.
     Done,
+    /// Thread block compaction: no warp to fetch in the slot; its warp waits for its
+    /// CTA's stack (compaction, or its path to come up), or no warp is in it.
+    Parked,
 }
 
 pub struct Warp {

@@ -74,8 +74,12 @@ impl Lwm {
 }
 
 impl Policy for Lwm {
-    fn launch(&mut self, w: usize, mask: Vec<u64>, pc: u32) {
-        self.pdom.launch(w, mask, pc);
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    fn launch(&mut self, slots: &[usize], masks: Vec<Vec<u64>>, pc: u32) {
+        self.pdom.launch(slots, masks, pc);
     }
 
     fn fetch(&self, w: usize) -> Option<(u32, &[u64])> {

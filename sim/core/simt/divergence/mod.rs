@@ -6,28 +6,62 @@
 //! is the reference every policy degenerates to:
 //! - [`pdom`]: a divergence stack per warp, reconverging at the immediate
 //!   post-dominator (the baseline, the CAPRI paper's WPDOM);
-//! - [`lwm`]: large warps broken into sub-warps (LWM §3.1) over PDOM's stacks.
+//! - [`lwm`]: large warps broken into sub-warps (LWM §3.1) over PDOM's stacks;
+//! - [`tbc`]: thread block compaction, TBC+ and CAPRI: a CTA-wide stack, warps formed
+//!   anew by the warp compaction unit (CAPRI §2.2, §3).
 //!
-//! The hooks a mechanism overrides: [`Policy::launch`] (a CTA's warp starts),
-//! [`Policy::fetch`] (what a warp issues next), [`Policy::groups`] (the warp
-//! instructions its threads form), [`Policy::resolve`] (what a branch or any other
-//! instruction does to the warp), [`Policy::stats`] (its own counters). The one `match`
-//! on `divergence` is [`build`]; each policy checks its own machine keys ([`check`]).
+//! The hooks a mechanism overrides: [`Policy::launch`] (a CTA's warps start),
+//! [`Policy::fetch`] (what a warp issues next, and [`Policy::home`], whose threads),
+//! [`Policy::groups`] (the warp instructions its threads form), [`Policy::resolve`]
+//! (what a branch or any other instruction does to the warp), [`Policy::settle`] (what
+//! a warp owes its CTA once its instruction has completed), [`Policy::stats`] (its own
+//! counters). The one `match` on `divergence` is [`build`]; each policy checks its own
+//! machine keys ([`check`]).
 pub mod lwm;
 pub mod pdom;
+pub mod tbc;
 
 use super::execute::Executed;
-use super::kernel::Step;
+use super::kernel::{Kernel, Step};
 use super::stats::Figures;
 use crate::core::machine::{Divergence, Machine};
 use crate::lib::column_compactor::Group;
 use crate::lwm::sub_warp_unit::Mode;
 use serde::Serialize;
 
+/// What a policy does to warp slots besides the one it resolves (thread block
+/// compaction forms and dissolves warps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A warp runs in slot `w`, fetchable from cycle `at`.
+    Runs { w: usize, at: u64 },
+    /// Slot `w` has no warp to fetch: its warp waits for its CTA's stack, or the slot
+    /// waits for a warp to be formed in it.
+    Parked(usize),
+    /// Slot `w`'s CTA has finished: every thread returned.
+    Done(usize),
+}
+
 pub trait Policy {
-    /// Warp slot `w` starts a CTA: its threads `mask` (one `u64` of lanes per row) at
-    /// `pc`.
-    fn launch(&mut self, w: usize, mask: Vec<u64>, pc: u32);
+    /// Reads what it needs of the analysed kernel, once before the launch.
+    fn prepare(&mut self, _kernel: &Kernel) -> Result<(), String> {
+        Ok(())
+    }
+    /// Whether a CTA's warp slots must be consecutive (its threads are addressed as
+    /// rows from its first slot, [`Policy::home`]).
+    fn consecutive(&self) -> bool {
+        false
+    }
+    /// Rows in the masks [`Policy::fetch`] returns, at most.
+    fn rows(&self) -> usize;
+    /// A CTA (or CTAs packed into one warp) starts in warp slots `slots`: per slot its
+    /// threads (one `u64` of lanes per row) at `pc`.
+    fn launch(&mut self, slots: &[usize], masks: Vec<Vec<u64>>, pc: u32);
+    /// The warp slot whose threads row 0 of warp `w`'s mask addresses (row `r` is the
+    /// slot `home + r`'s threads when a row is a warp).
+    fn home(&self, w: usize) -> usize {
+        w
+    }
     /// The PC warp `w` issues next and the rows of threads that issue it.
     fn fetch(&self, w: usize) -> Option<(u32, &[u64])>;
     /// The warp instructions (groups of lanes, each lane's thread from a row) that the
@@ -43,6 +77,22 @@ pub trait Policy {
         ex: &Executed,
         groups: &[Group],
     ) -> Result<(), String>;
+    /// The warps (bit `w` = slot `w`) that owe their CTA an event once their last
+    /// instruction has completed (a branch, or a reconvergence point reached).
+    fn due(&self) -> u64 {
+        0
+    }
+    /// Warp `w`, due, has completed its instruction by `now`: sends its event.
+    fn settle(&mut self, _w: usize, _now: u64) -> Result<(), String> {
+        Ok(())
+    }
+    /// The slot changes since the last call, into `out`.
+    fn changes(&mut self, _out: &mut Vec<Change>) {}
+    /// Whether every live thread of warp `w`'s CTA is in a warp that can run (none waits
+    /// in a stack entry): a barrier may release only then.
+    fn settled(&self, _w: usize) -> bool {
+        true
+    }
     /// What the policy counted.
     fn stats(&self) -> DivergenceStats;
 }
@@ -53,6 +103,8 @@ pub trait Policy {
 pub enum DivergenceStats {
     Pdom,
     Lwm(lwm::LwmStats),
+    /// Thread block compaction, TBC+ or CAPRI (`"policy": "tbc"`, the scheme inside).
+    Tbc(tbc::TbcStats),
 }
 
 impl DivergenceStats {
@@ -63,6 +115,7 @@ impl DivergenceStats {
         match self {
             DivergenceStats::Pdom => {}
             DivergenceStats::Lwm(s) => s.figures(f),
+            DivergenceStats::Tbc(s) => s.figures(f),
         }
     }
 
@@ -74,6 +127,9 @@ impl DivergenceStats {
                     jump_opt_threads: a.jump_opt_threads + b.jump_opt_threads,
                 })
             }
+            (DivergenceStats::Tbc(a), DivergenceStats::Tbc(b)) => {
+                DivergenceStats::Tbc(a.combined(&b))
+            }
             (a, _) => a,
         }
     }
@@ -84,6 +140,15 @@ pub fn build(m: &Machine) -> Box<dyn Policy> {
     match m.divergence {
         Divergence::Pdom => Box::new(pdom::Pdom::new(m)),
         Divergence::Lwm => Box::new(lwm::Lwm::new(m)),
+        Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => Box::new(tbc::Tbc::new(m)),
+    }
+}
+
+/// Refuses a launch the policy cannot run.
+pub fn check_launch(m: &Machine, cta: u32) -> Result<(), String> {
+    match m.divergence {
+        Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => tbc::check_launch(m, cta),
+        _ => Ok(()),
     }
 }
 
@@ -92,5 +157,6 @@ pub fn check(m: &Machine) -> Result<(), String> {
     match m.divergence {
         Divergence::Pdom => pdom::check(m),
         Divergence::Lwm => lwm::check(m),
+        Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => tbc::check(m),
     }
 }

@@ -75,10 +75,16 @@ impl Pdom {
 }
 
 impl Policy for Pdom {
-    fn launch(&mut self, w: usize, mask: Vec<u64>, pc: u32) {
-        let stack = &mut self.stacks[w];
-        stack.reset();
-        stack.init(mask, u64::from(pc));
+    fn rows(&self) -> usize {
+        1
+    }
+
+    fn launch(&mut self, slots: &[usize], masks: Vec<Vec<u64>>, pc: u32) {
+        for (&w, mask) in slots.iter().zip(masks) {
+            let stack = &mut self.stacks[w];
+            stack.reset();
+            stack.init(mask, u64::from(pc));
+        }
     }
 
     fn fetch(&self, w: usize) -> Option<(u32, &[u64])> {
