@@ -7,8 +7,9 @@
  * for every start with at least min_match_len bases left: a binary search of the suffix
  * array whose probes compare the query with the probed suffix base by base from
  * min(lcp(lo), lcp(hi)) (Manber & Myers' skip) until a mismatch or the query's end;
- * the longest match met is recorded if it is at least min_match_len long. Inputs as mum.c's (a 20 000-base reference at 35% GC, 25-base reads drawn from a
- * 5.2 Mbp genome, -l 20, CTAs of 256), but 9 984 queries (39 CTAs), not MUM's 50 000: a
+ * the longest match met is recorded if it is at least min_match_len long. Inputs as
+ * mum.c's (a 20 000-base reference at 35% GC, 25-base reads drawn from a 5.2 Mbp genome,
+ * -l 20, CTAs of 256), but 9 984 queries (39 CTAs), not MUM's 50 000: a
  * start costs a whole binary search here (about 15 probes of a few bases each, some 4 000
  * instructions a query against MUM's 750), so the 40 M instruction budget holds fewer
  * queries than one wave of 30 cores. weft_setup sorts the suffixes (merge sort).
