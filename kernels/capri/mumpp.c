@@ -2,8 +2,8 @@
  * Space/Time Tradeoffs to Improve GPGPU Applications Performance", SC'10). Its design
  * trades computation for a compact index: the reference's suffix array (4 bytes a base)
  * in place of MUMmerGPU's suffix tree, searched by binary search, so every query start is
- * matched afresh (no suffix links) at O(log n) probes. The kernel source is not public
- * here: this is that design written as MUMmerGPU's kernel is (mum.c), one thread per query,
+ * matched afresh (no suffix links) at O(log n) probes. Its kernel's source was not to be
+ * found: this is that design written as MUMmerGPU's kernel is (mum.c), one thread per query,
  * for every start with at least min_match_len bases left: a binary search of the suffix
  * array whose probes compare the query with the probed suffix base by base from
  * min(lcp(lo), lcp(hi)) (Manber & Myers' skip) until a mismatch or the query's end;
