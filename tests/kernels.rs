@@ -1251,7 +1251,12 @@ fn shared_memory_gives_each_cta_its_own_copy() {
     assert!(stats.l1.stores > 0);
     // The shared latency costs time, never results.
     let (image, slow) = timed(name, &["shared_latency=20"]);
-    assert!(slow.cycles > stats.cycles, "{} {}", slow.cycles, stats.cycles);
+    assert!(
+        slow.cycles > stats.cycles,
+        "{} {}",
+        slow.cycles,
+        stats.cycles
+    );
     assert_eq!(
         image.symbol_bytes("out").unwrap(),
         image.symbol_bytes("expected_out").unwrap()
@@ -1283,4 +1288,12 @@ fn shared_dumps_and_straddling_accesses_are_refused() {
         assert!(t.contains(want), "{args:?} should say `{want}`: {t}");
         assert!(!t.contains("panicked"), "{t}");
     }
+}
+
+/// The CAPRI paper's workloads (`kernels/capri/`) match their oracle on the baseline.
+#[test]
+fn capri_workloads_match_their_oracle_on_the_baseline() {
+    let names = workloads("capri");
+    assert!(!names.is_empty());
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
 }

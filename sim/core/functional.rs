@@ -213,7 +213,10 @@ impl ThreadMemory<'_> {
                 self.stack.resize(STACK_BYTES as usize, 0);
             }
             let at = (addr - lo) as usize;
-            return self.stack.get_mut(at..at + size as usize).ok_or(MemFault::Outside);
+            return self
+                .stack
+                .get_mut(at..at + size as usize)
+                .ok_or(MemFault::Outside);
         }
         match self.image.shared.place(addr, size) {
             SharedPlace::Outside => {}

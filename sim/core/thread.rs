@@ -439,7 +439,8 @@ fn access(mem: &mut dyn Memory, addr: u32, size: u32, value: Option<u32>) -> Res
     if !addr.is_multiple_of(size) {
         return Err(format!("misaligned {size}-byte access at {addr:#x}"));
     }
-    let outside = |f: MemFault| match f {
+    let outside = |f: MemFault| {
+        match f {
         MemFault::Outside => format!("{size}-byte access at {addr:#x} is outside the kernel's memory"),
         MemFault::StraddlesShared => format!(
             "{size}-byte access at {addr:#x} straddles the edge of CTA-shared memory (WEFT_SHARED): an access is wholly in it or wholly outside"
@@ -447,6 +448,7 @@ fn access(mem: &mut dyn Memory, addr: u32, size: u32, value: Option<u32>) -> Res
         MemFault::SharedOutsideCta => format!(
             "{size}-byte access at {addr:#x} is in CTA-shared memory (WEFT_SHARED), which exists only while a CTA runs (not in weft_setup)"
         ),
+    }
     };
     match value {
         None => mem.load(addr, size).map_err(outside),
