@@ -4,7 +4,10 @@
  *   - device memory is the file's global variables;
  *   - void weft_setup(void)  (optional) runs once, on one thread, before the launch;
  *   - void weft_kernel(void) runs on every thread; returning ends the thread;
- *   - WEFT_LAUNCH(threads, cta) gives the default launch size.
+ *   - WEFT_LAUNCH(threads, cta) gives the default launch size;
+ *   - WEFT_SHARED before a global variable puts it in CTA-shared memory (CUDA's
+ *     __shared__): each CTA has its own copy, visible to its threads, synchronised by
+ *     weft_barrier().
  *
  * Device variant (clang --target=riscv32, RV32IMF, ilp32f): the thread's coordinates are
  * custom read-only user CSRs and the CTA barrier is a write to a custom user CSR:
@@ -14,10 +17,14 @@
  *   0xCC3 weft_cta_size()  threads per CTA
  *   csrw 0x8C0, zero       weft_barrier(): waits for every live thread of the CTA
  * The launch size is the 8-byte symbol `weft_launch` (threads, cta) in section
- * `.weft_launch`, so a prebuilt ELF keeps it.
+ * `.weft_launch`, so a prebuilt ELF keeps it. WEFT_SHARED variables go to section
+ * `.weft_shared`: the model gives each CTA a copy of that section's bytes (as the ELF
+ * has them: zero without an initialiser) when it starts and drops it when the CTA ends;
+ * an access in that range goes to the thread's CTA's copy, one straddling its edge is
+ * refused, and so is a --dump of a shared variable.
  *
  * Host variant (any other target): the same file compiles natively and runs its threads
- * one after another, the functional oracle of every kernel that does not call
+ * one after another (CTA by CTA, so WEFT_SHARED is empty: one copy, each CTA's in turn), the functional oracle of every kernel that does not call
  * weft_barrier (which aborts there). Its main() runs weft_setup, then weft_kernel for
  * every thread, then writes the program's data and bss (from __data_start to _end) to
  * the file named by its first argument; `--threads N --cta C` override the launch.
@@ -44,6 +51,8 @@ static inline uint32_t weft_ntid(void) { return WEFT_CSR_READ(0xCC1); }
 static inline uint32_t weft_ctaid(void) { return WEFT_CSR_READ(0xCC2); }
 static inline uint32_t weft_cta_size(void) { return WEFT_CSR_READ(0xCC3); }
 static inline void weft_barrier(void) { __asm__ volatile("csrw 0x8C0, zero" ::: "memory"); }
+
+#define WEFT_SHARED __attribute__((section(".weft_shared")))
 
 #define WEFT_LAUNCH(threads, cta)                                                   \
     __attribute__((used, section(".weft_launch"))) const uint32_t weft_launch[2] = { \
@@ -81,6 +90,8 @@ static inline void weft_barrier(void) {
 }
 
 #define WEFT_LAUNCH(threads, cta) const uint32_t weft_launch[2] = {(threads), (cta)}
+
+#define WEFT_SHARED
 
 extern const uint32_t weft_launch[2] __attribute__((weak));
 void weft_setup(void) __attribute__((weak));

@@ -6,7 +6,7 @@
 //! every live thread of the CTA waits there, they all go on (a thread that has returned
 //! no longer takes part, as in CUDA). CTAs run one after another.
 use crate::core::cfg::{self, Cfg, Flow, Reconvergence};
-use crate::core::image::Image;
+use crate::core::image::{Image, SharedPlace};
 use crate::core::isa::{decode, Inst, Op};
 use crate::core::thread::{Effect, MemFault, Memory, Thread, ThreadEnv, EXIT_PC};
 use std::collections::BTreeMap;
@@ -194,31 +194,50 @@ impl Code {
     }
 }
 
-/// Device memory (the image, shared) and one thread's private stack.
+/// Device memory (the image, seen by every thread), the thread's CTA's shared memory,
+/// and one thread's private stack.
 pub struct ThreadMemory<'a> {
     pub image: &'a mut Image,
     pub stack: &'a mut Vec<u8>,
+    /// The thread's CTA, whose copy of the shared memory it sees (`None`: `weft_setup`,
+    /// which runs in no CTA).
+    pub cta: Option<u32>,
 }
 
 impl ThreadMemory<'_> {
-    /// The bytes behind `[addr, addr + size)`: stack or image; `None` outside both.
-    fn bytes(&mut self, addr: u32, size: u32) -> Option<&mut [u8]> {
+    /// The bytes behind `[addr, addr + size)`: stack, the CTA's shared copy or image.
+    fn bytes(&mut self, addr: u32, size: u32) -> Result<&mut [u8], MemFault> {
         let lo = STACK_TOP - STACK_BYTES;
         if addr >= lo && u64::from(addr) + u64::from(size) <= u64::from(STACK_TOP) {
             if self.stack.is_empty() {
                 self.stack.resize(STACK_BYTES as usize, 0);
             }
             let at = (addr - lo) as usize;
-            return self.stack.get_mut(at..at + size as usize);
+            return self
+                .stack
+                .get_mut(at..at + size as usize)
+                .ok_or(MemFault::Outside);
         }
-        let at = addr.checked_sub(self.image.base)? as usize;
-        self.image.bytes.get_mut(at..at + size as usize)
+        match self.image.shared.place(addr, size) {
+            SharedPlace::Outside => {}
+            SharedPlace::Straddles => return Err(MemFault::StraddlesShared),
+            SharedPlace::Inside(at) => {
+                let cta = self.cta.ok_or(MemFault::SharedOutsideCta)?;
+                let at = at as usize;
+                return Ok(&mut self.image.shared.copy(cta)[at..at + size as usize]);
+            }
+        }
+        let at = addr.checked_sub(self.image.base).ok_or(MemFault::Outside)? as usize;
+        self.image
+            .bytes
+            .get_mut(at..at + size as usize)
+            .ok_or(MemFault::Outside)
     }
 }
 
 impl Memory for ThreadMemory<'_> {
     fn load(&mut self, addr: u32, size: u32) -> Result<u32, MemFault> {
-        let b = self.bytes(addr, size).ok_or(MemFault::Outside)?;
+        let b = self.bytes(addr, size)?;
         Ok(b.iter()
             .rev()
             .fold(0, |v, &byte| (v << 8) | u32::from(byte)))
@@ -228,7 +247,7 @@ impl Memory for ThreadMemory<'_> {
         if self.image.is_text(addr) {
             return Err(MemFault::Outside);
         }
-        let b = self.bytes(addr, size).ok_or(MemFault::Outside)?;
+        let b = self.bytes(addr, size)?;
         for (i, byte) in b.iter_mut().enumerate() {
             *byte = (value >> (8 * i)) as u8;
         }
@@ -306,6 +325,7 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
     let mut memory = ThreadMemory {
         image,
         stack: &mut stack,
+        cta: None,
     };
     let turned = turn(
         code,
@@ -323,7 +343,8 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
     }
 }
 
-/// Runs the whole launch functionally: setup, then every CTA.
+/// Runs the whole launch functionally: setup, then every CTA, each with its own copy of
+/// the shared memory.
 pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun, String> {
     let Program { mut image, code } = program;
     run_setup(&code, &mut image, launch, limit)?;
@@ -344,6 +365,7 @@ pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun
                 let mut memory = ThreadMemory {
                     image: &mut image,
                     stack: &mut stacks[i],
+                    cta: Some(env.ctaid),
                 };
                 match turn(
                     &code,
@@ -353,7 +375,10 @@ pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun
                     &mut executed,
                     limit,
                 )? {
-                    Turn::Exited => live[i] = false,
+                    Turn::Exited => {
+                        live[i] = false;
+                        image.shared.exited(env.ctaid, env.cta_size);
+                    }
                     // Every live thread gets its turn up to the barrier before any goes on.
                     Turn::AtBarrier => {}
                 }

@@ -1,13 +1,14 @@
 //! A kernel's program image, read from its RV32 ELF with the `object` crate: the loadable
 //! segments as one flat byte image, the symbol table (name to address and size), the
-//! entry points `weft_kernel` and `weft_setup`, and the default launch `weft_launch`.
+//! entry points `weft_kernel` and `weft_setup`, the default launch `weft_launch`, and
+//! the CTA-shared section `.weft_shared` (`WEFT_SHARED`) with every running CTA's copy.
 //!
 //! Only what the core model can run is accepted: 32-bit little-endian RISC-V executables
 //! without compressed instructions (the C extension flag, `EF_RISCV_RVC`) and with the
 //! single-precision float ABI; anything else is refused with a message.
 use object::elf;
 use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
-use object::{Object, ObjectSymbol};
+use object::{Object, ObjectSection, ObjectSymbol};
 use std::collections::BTreeMap;
 
 /// A symbol of the image: where it starts and how many bytes it spans.
@@ -33,6 +34,95 @@ pub struct Image {
     pub setup: Option<u32>,
     /// `(threads, cta)` from `WEFT_LAUNCH`, when the kernel has one.
     pub launch: Option<(u32, u32)>,
+    /// CTA-shared memory: the section's range and each running CTA's copy.
+    pub shared: SharedMemory,
+}
+
+/// The name of the section `WEFT_SHARED` puts variables in (`kernels/include/weft.h`).
+pub const SHARED_SECTION: &str = ".weft_shared";
+
+/// CTA-shared memory (`WEFT_SHARED`, CUDA's `__shared__`): the address range of the
+/// section `.weft_shared`, and one copy of its bytes per CTA. A CTA's copy starts as the
+/// ELF's bytes of the section (zero for variables without an initialiser, NOBITS or
+/// not) when the CTA first touches it, and is dropped when the CTA's last thread
+/// returns; the image's own bytes of the range are never read or written by threads.
+#[derive(Clone, Debug, Default)]
+pub struct SharedMemory {
+    /// `[start, end)` of the section; empty when the kernel has none.
+    pub range: (u32, u32),
+    /// The ELF's bytes of the range: every copy's start.
+    initial: Vec<u8>,
+    /// Per running CTA that touched it: its copy and how many of its threads returned.
+    copies: BTreeMap<u32, SharedCopy>,
+}
+
+#[derive(Clone, Debug)]
+struct SharedCopy {
+    bytes: Vec<u8>,
+    exited: u32,
+}
+
+/// Where an access falls with respect to the shared range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedPlace {
+    Outside,
+    /// Wholly inside, at this offset into the copy.
+    Inside(u32),
+    /// Partly inside: refused.
+    Straddles,
+}
+
+impl SharedMemory {
+    /// Whether the kernel has CTA-shared variables.
+    pub fn exists(&self) -> bool {
+        self.range.0 < self.range.1
+    }
+
+    /// Where `[addr, addr + size)` falls.
+    pub fn place(&self, addr: u32, size: u32) -> SharedPlace {
+        let (lo, hi) = (u64::from(self.range.0), u64::from(self.range.1));
+        let (a, b) = (u64::from(addr), u64::from(addr) + u64::from(size));
+        if b <= lo || a >= hi {
+            SharedPlace::Outside
+        } else if a >= lo && b <= hi {
+            SharedPlace::Inside(addr - self.range.0)
+        } else {
+            SharedPlace::Straddles
+        }
+    }
+
+    /// CTA `cta`'s copy, made from the ELF's bytes on its first use.
+    pub fn copy(&mut self, cta: u32) -> &mut Vec<u8> {
+        let initial = &self.initial;
+        &mut self
+            .copies
+            .entry(cta)
+            .or_insert_with(|| SharedCopy {
+                bytes: initial.clone(),
+                exited: 0,
+            })
+            .bytes
+    }
+
+    /// A thread of CTA `cta` (of `cta_size` threads) returned: the CTA's copy goes with
+    /// its last thread.
+    pub fn exited(&mut self, cta: u32, cta_size: u32) {
+        if !self.exists() {
+            return;
+        }
+        self.copy(cta);
+        let copy = self.copies.get_mut(&cta).expect("made above");
+        copy.exited += 1;
+        if copy.exited >= cta_size {
+            self.copies.remove(&cta);
+        }
+    }
+
+    /// CTAs whose copy exists (running CTAs that touched shared memory or had a thread
+    /// return).
+    pub fn live_copies(&self) -> usize {
+        self.copies.len()
+    }
 }
 
 /// The largest image accepted: a kernel's data are fixed-size globals, and a layout
@@ -133,6 +223,24 @@ impl Image {
             .ok_or("no `weft_kernel` symbol: the kernel's entry is `void weft_kernel(void)`")?
             .addr;
         let setup = symbols.get("weft_setup").map(|s| s.addr);
+        let shared = match file.section_by_name(SHARED_SECTION) {
+            Some(section) if section.size() > 0 => {
+                let (lo, size) = (section.address(), section.size());
+                let inside = u64::from(base) <= lo && lo + size <= top;
+                if !inside {
+                    return Err(format!(
+                        "section `{SHARED_SECTION}` ({lo:#x}, {size} bytes) is not in a loadable segment"
+                    ));
+                }
+                let at = (lo - u64::from(base)) as usize;
+                SharedMemory {
+                    range: (lo as u32, (lo + size) as u32),
+                    initial: image[at..at + size as usize].to_vec(),
+                    copies: BTreeMap::new(),
+                }
+            }
+            _ => SharedMemory::default(),
+        };
         let mut result = Image {
             base,
             bytes: image,
@@ -141,6 +249,7 @@ impl Image {
             kernel,
             setup,
             launch: None,
+            shared,
         };
         if let Some(&launch) = result.symbols.get("weft_launch") {
             if launch.size != 8 {
@@ -174,6 +283,11 @@ impl Image {
             .symbols
             .get(name)
             .ok_or_else(|| format!("no symbol `{name}` in the kernel"))?;
+        if self.shared.place(s.addr, s.size.max(1)) != SharedPlace::Outside {
+            return Err(format!(
+                "symbol `{name}` is in CTA-shared memory (WEFT_SHARED): each CTA has its own copy, dropped when the CTA ends, so there is nothing to dump; copy it to a global variable in the kernel and dump that"
+            ));
+        }
         let at = s.addr.checked_sub(self.base).map(|a| a as usize);
         at.and_then(|a| self.bytes.get(a..a + s.size as usize))
             .ok_or_else(|| {
@@ -214,5 +328,32 @@ mod tests {
         let mut elf64 = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
         elf64.resize(64, 0);
         assert!(Image::from_elf(&elf64).is_err());
+    }
+
+    #[test]
+    fn each_cta_gets_a_fresh_copy_that_goes_with_its_last_thread() {
+        let mut shared = SharedMemory {
+            range: (0x100, 0x106),
+            initial: vec![1, 2, 3, 4, 5, 6],
+            copies: BTreeMap::new(),
+        };
+        assert_eq!(shared.place(0xfc, 4), SharedPlace::Outside);
+        assert_eq!(shared.place(0x104, 2), SharedPlace::Inside(4));
+        assert_eq!(shared.place(0x104, 4), SharedPlace::Straddles);
+        assert_eq!(shared.place(0xfe, 4), SharedPlace::Straddles);
+        assert_eq!(shared.place(0x106, 1), SharedPlace::Outside);
+        shared.copy(7)[0] = 9;
+        assert_eq!(shared.copy(8)[..2], [1, 2], "another CTA's copy is its own");
+        assert_eq!(shared.copy(7)[..2], [9, 2]);
+        shared.exited(7, 2);
+        assert_eq!(shared.live_copies(), 2);
+        shared.exited(7, 2);
+        assert_eq!(shared.live_copies(), 1, "CTA 7 ended");
+        assert_eq!(shared.copy(7)[0], 1, "a CTA starting again starts fresh");
+        // No shared section: nothing is kept.
+        let mut none = SharedMemory::default();
+        none.exited(0, 1);
+        assert_eq!(none.live_copies(), 0);
+        assert_eq!(none.place(0, 4), SharedPlace::Outside);
     }
 }

@@ -67,6 +67,7 @@ pub struct Machine {
     pub sfu_lanes: u32,
     pub sfu_latency: u32,
     pub private_latency: u32,
+    pub shared_latency: u32,
     pub l1_kb: u32,
     pub l1_ways: u32,
     pub l1_line: u32,
@@ -134,6 +135,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("sfu_lanes", "special function unit lanes (divide, remainder, square root)"),
     ("sfu_latency", "extra cycles of a special function unit operation"),
     ("private_latency", "cycles of a private (per-thread stack) access in the memory stage"),
+    (
+        "shared_latency",
+        "cycles of a CTA-shared (WEFT_SHARED) access in the memory stage; banks without conflicts (every warp instruction takes this latency whatever its addresses)",
+    ),
     ("l1_kb", "L1 data cache size in KiB"),
     ("l1_ways", "L1 ways"),
     ("l1_line", "L1 line size in bytes (the coalescing unit)"),
@@ -175,7 +180,9 @@ impl Machine {
     /// What the paper leaves open, chosen here: a 1.5 GHz clock (the shader clock of its
     /// contemporaries, so 128 GB/s is 85.3 bytes per cycle); 8 SFU lanes (a quarter of the
     /// lanes, as GT200's 2 SFUs per 8 SPs; the paper says only "fewer complex FUs") with 8
-    /// extra cycles; 32 MSHRs merging up to 32 requests; no L2.
+    /// extra cycles; 32 MSHRs merging up to 32 requests; no L2; CTA-shared memory
+    /// (which the paper does not model) on chip with the L1's 1-cycle latency, banked
+    /// without conflicts.
     pub fn lwm() -> Machine {
         Machine {
             cores: 1,
@@ -196,6 +203,8 @@ impl Machine {
             sfu_lanes: 8,
             sfu_latency: 8,
             private_latency: 1,
+            // The paper gives no shared memory; on chip like its L1, so its latency.
+            shared_latency: 1,
             l1_kb: 32,
             l1_ways: 4,
             l1_line: 128,
@@ -352,6 +361,7 @@ impl Machine {
             ("pipeline_depth", self.pipeline_depth),
             ("sfu_lanes", self.sfu_lanes),
             ("private_latency", self.private_latency),
+            ("shared_latency", self.shared_latency),
             ("l1_kb", self.l1_kb),
             ("l1_ways", self.l1_ways),
             ("l1_line", self.l1_line),

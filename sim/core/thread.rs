@@ -50,6 +50,10 @@ pub trait Memory {
 pub enum MemFault {
     /// Outside every region the thread may touch (or a store into code).
     Outside,
+    /// Partly in CTA-shared memory (`WEFT_SHARED`) and partly not.
+    StraddlesShared,
+    /// In CTA-shared memory from code that runs in no CTA (`weft_setup`).
+    SharedOutsideCta,
 }
 
 /// The coordinates a thread reads from weft's CSRs.
@@ -435,7 +439,17 @@ fn access(mem: &mut dyn Memory, addr: u32, size: u32, value: Option<u32>) -> Res
     if !addr.is_multiple_of(size) {
         return Err(format!("misaligned {size}-byte access at {addr:#x}"));
     }
-    let outside = |_| format!("{size}-byte access at {addr:#x} is outside the kernel's memory");
+    let outside = |f: MemFault| {
+        match f {
+        MemFault::Outside => format!("{size}-byte access at {addr:#x} is outside the kernel's memory"),
+        MemFault::StraddlesShared => format!(
+            "{size}-byte access at {addr:#x} straddles the edge of CTA-shared memory (WEFT_SHARED): an access is wholly in it or wholly outside"
+        ),
+        MemFault::SharedOutsideCta => format!(
+            "{size}-byte access at {addr:#x} is in CTA-shared memory (WEFT_SHARED), which exists only while a CTA runs (not in weft_setup)"
+        ),
+    }
+    };
     match value {
         None => mem.load(addr, size).map_err(outside),
         Some(v) => mem.store(addr, size, v).map(|()| 0).map_err(outside),

@@ -43,7 +43,7 @@ impl Coalescer {
                     self.accesses.push((line, addr, bytes, lane as u32))
                 }
                 Access::Private => private = true,
-                Access::None => {}
+                Access::Shared | Access::None => {}
             }
         }
         self.accesses.sort_unstable();

@@ -5,7 +5,7 @@ use super::kernel::Step;
 use super::warp::Slot;
 use crate::core::cfg::{Flow, Reconvergence};
 use crate::core::functional::{is_private, ThreadMemory};
-use crate::core::image::Image;
+use crate::core::image::{Image, SharedPlace};
 use crate::core::memory::MemorySystem;
 use crate::core::thread::{Effect, EXIT_PC};
 
@@ -15,6 +15,8 @@ pub enum Access {
     None,
     /// The thread's private stack (banked by lane, no line).
     Private,
+    /// Its CTA's shared memory (`WEFT_SHARED`: on chip, no line).
+    Shared,
     /// Device memory: the line, the address and the bytes.
     Global {
         line: u32,
@@ -91,6 +93,7 @@ pub fn execute(
             let mut thread_memory = ThreadMemory {
                 image,
                 stack: &mut slot.stack,
+                cta: Some(slot.env.ctaid),
             };
             let effect = slot
                 .thread
@@ -103,6 +106,8 @@ pub fn execute(
                     ex.store = matches!(effect, Effect::Store { .. });
                     ex.accesses[t] = if is_private(addr) {
                         Access::Private
+                    } else if image.shared.place(addr, size) != SharedPlace::Outside {
+                        Access::Shared
                     } else {
                         ex.global = true;
                         Access::Global {
@@ -113,6 +118,9 @@ pub fn execute(
                     };
                 }
                 Effect::Barrier => ex.barrier = true,
+                // The CTA's shared copy goes with its last thread (the per-CTA state
+                // lives in the image, beside the bytes it copies).
+                Effect::Exit => image.shared.exited(slot.env.ctaid, slot.env.cta_size),
                 _ => {}
             }
             match step.flow {

@@ -52,6 +52,8 @@ pub struct Stats {
     pub stalls: Stalls,
     /// Private (per-thread stack) accesses, in warp instructions.
     pub private_accesses: u64,
+    /// CTA-shared memory (`WEFT_SHARED`) accesses, in warp instructions.
+    pub shared_accesses: u64,
     pub l1: CacheStats,
     pub l2: CacheStats,
     pub dram: DramStats,
@@ -74,6 +76,7 @@ pub struct Counts {
     pub histogram: Vec<u64>,
     pub stalls: Stalls,
     pub private_accesses: u64,
+    pub shared_accesses: u64,
     pub ctas_done: u32,
 }
 
@@ -114,6 +117,7 @@ impl Counts {
             active_lanes_histogram: self.histogram,
             stalls: self.stalls,
             private_accesses: self.private_accesses,
+            shared_accesses: self.shared_accesses,
             l1: memory.l1_stats.clone(),
             l2: memory.l2_stats.clone(),
             dram: memory.dram_stats.clone(),
@@ -327,6 +331,11 @@ impl Stats {
             "private_accesses",
             "private accesses",
             self.private_accesses,
+        );
+        f.add_count(
+            "shared_accesses",
+            "CTA-shared accesses",
+            self.shared_accesses,
         );
         cache!(f, self.l1, "l1", "L1");
         cache!(f, self.l2, "l2", "L2");

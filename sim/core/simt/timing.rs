@@ -2,6 +2,7 @@
 //! SFU and ALU occupancy, the coalescer's lines and their lookups, and the scoreboard.
 use super::coalescer::Line;
 use super::core::{Core, Shared};
+use super::execute::Access;
 use super::kernel::Step;
 use super::warp::State;
 use crate::core::isa::Unit;
@@ -58,9 +59,23 @@ impl Core {
                     if private {
                         c.private_accesses += 1;
                     }
+                    let accesses = &self.executed.accesses;
+                    let shared = super::execute::bits(group.lanes)
+                        .any(|l| accesses[group.rows[l] * self.lanes + l] == Access::Shared);
+                    if shared {
+                        c.shared_accesses += 1;
+                    }
                     histogram[n as usize] += 1;
                     if self.lines.is_empty() {
-                        (1, start + depth + u64::from(m.private_latency) - 1)
+                        // On chip, no line: the slower of the private and shared
+                        // latencies the threads met.
+                        let latency = [(private, m.private_latency), (shared, m.shared_latency)]
+                            .iter()
+                            .filter(|(met, _)| *met)
+                            .map(|&(_, l)| l)
+                            .max()
+                            .unwrap_or(1);
+                        (1, start + depth + u64::from(latency) - 1)
                     } else {
                         let lines = self.lines.len() as u64;
                         c.stalls.memory_serialization += lines - 1;
