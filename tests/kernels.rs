@@ -1228,3 +1228,11 @@ fn collatz_matches_the_native_run_in_a_stack_of_eight_entries() {
         ],
     );
 }
+
+/// The CAPRI paper's workloads (`kernels/capri/`) match their oracle on the baseline.
+#[test]
+fn capri_workloads_match_their_oracle_on_the_baseline() {
+    let names = workloads("capri");
+    assert!(!names.is_empty());
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
+}
