@@ -9,12 +9,15 @@
  * element i at i + v * NEL, face j's neighbour at i + j * NEL), so the element's own reads
  * coalesce and the neighbours' are gathers.
  * The mesh (Rodinia reads fvcorr.domn.097K, a tetrahedral mesh around a wing): a 40 x 48
- * x 32 lattice of cells in x-fastest order, each with 4 faces, -x, +x, one of -y/+y and
- * one of -z/+z by the cell's parity (a tetrahedron's 4 faces); a face leaving the box is
- * far field, a face into the wing (a thin plate inside the box) is a wall: 3.5% of the
- * faces are boundary faces. The state: Rodinia's free stream (Mach 1.2, angle of attack
- * 0) perturbed per cell by a seeded LCG. 61 440 elements in CTAs of 192 (Rodinia's block
- * size). */
+ * x 32 lattice of cells, each with 4 faces, -x, +x, one of -y/+y and one of -z/+z by the
+ * cell's parity (a tetrahedron's 4 faces); a face leaving the box is far field (2.6 % of
+ * the faces), a face of or into the wing (a thin plate inside the box) is a wall (0.5 %).
+ * Element ids go brick by brick (4 x 4 x 2 cells, a warp), so that they are spatially
+ * compact as a mesh generator's are; numbered row by row instead, every warp that crosses
+ * a row or a boundary plane mixes far-field faces into interior ones, and the SIMD
+ * utilisation falls from 96 % to 90 %. The state: Rodinia's free stream (Mach 1.2, angle
+ * of attack 0) perturbed per cell by a seeded LCG. 61 440 elements in CTAs of 192
+ * (Rodinia's block size). */
 #include "weft.h"
 
 #define NX 40
