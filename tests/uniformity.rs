@@ -253,7 +253,9 @@ fn uniform_branches_never_split_a_cta_in_any_kernel() {
     let results = weft_flow::jobs::parallel(&names, 2, |name| {
         let program = Program::new(device_image(name));
         let cfg = program.cfg().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let started = std::time::Instant::now();
         let claimed = uniform_branches(&cfg, |pc| program.fetch(pc).ok().copied());
+        let analysis = started.elapsed();
         let branches: BTreeSet<u32> = cfg
             .flows
             .iter()
@@ -292,7 +294,7 @@ fn uniform_branches_never_split_a_cta_in_any_kernel() {
             seen.violations
         );
         let line = format!(
-            "{name:<20} branches {:>3}  uniform {:>3} (whole CTA {:>2}, {recorded:>6} outcomes of thread 0 per CTA, summed)  split at run time {:>3}  partial barriers {}",
+            "{name:<20} branches {:>3}  uniform {:>3} (whole CTA {:>2}, {recorded:>6} outcomes of thread 0 per CTA, summed)  split at run time {:>3}  partial barriers {:>2}  analysis {analysis:.1?}",
             branches.len(),
             claimed.len(),
             whole.len(),
@@ -322,6 +324,51 @@ fn uniform_branches_never_split_a_cta_in_any_kernel() {
     }
 }
 
+/// A kernel where only control dependence separates the threads: a constant assigned
+/// on one side of a thread-dependent `if` bounds a loop after the join. Each value is a
+/// constant, so only the join makes the bound divergent; the second loop's bound is
+/// the CTA size, uniform.
+const JOIN: &str = r#"
+#include "weft.h"
+WEFT_LAUNCH(128, 64);
+uint32_t out[128];
+void weft_kernel(void) {
+    uint32_t t = weft_tid(), n = 5, s = 0;
+    if (t & 1) {
+        n = 3;
+        __asm__ volatile("" : "+r"(n)); /* keep the branch */
+    }
+    uint32_t k = 0;
+    do { /* no zero-trip guard: the `if` joins before the loop */
+        s = s * 3 + k;
+        __asm__ volatile("" : "+r"(s));
+    } while (++k < n);
+    for (k = 0; k < weft_cta_size(); k++) {
+        s ^= k;
+        __asm__ volatile("" : "+r"(s));
+    }
+    out[t] = s;
+}
+"#;
+
+#[test]
+fn a_bound_assigned_under_a_divergent_branch_splits_the_loop_after_the_join() {
+    let dir = std::env::temp_dir().join(format!("weft-uniformity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("join.c");
+    std::fs::write(&source, JOIN).unwrap();
+    let elf = weft_flow::kernel::load(&source).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let program = Program::new(Image::from_elf(&elf).unwrap());
+    let cfg = program.cfg().unwrap();
+    let proven = uniform_branches(&cfg, |pc| program.fetch(pc).ok().copied());
+    let seen = run_cta_wide(&program, &cfg, &proven);
+    assert!(seen.violations.is_empty(), "{seen:?}");
+    // The `if` and the loop after it split at run time; the CTA-size loop is proven.
+    assert_eq!(seen.split.len(), 2, "{seen:?}");
+    assert!(!proven.is_empty() && proven.is_disjoint(&seen.split));
+}
+
 /// The reference run catches a branch wrongly called uniform: claiming every branch of
 /// a kernel that splits its warps on the thread index must fail.
 #[test]
@@ -343,6 +390,11 @@ fn the_cta_wide_run_catches_a_wrong_uniform_claim() {
             "{pc:#x} splits and is claimed uniform"
         );
     }
+    // So does the per-thread comparison on the functional run's order.
+    let ctas = per_thread_outcomes(&program, &every);
+    assert!(ctas
+        .iter()
+        .any(|threads| threads.iter().any(|o| o != &threads[0])));
 }
 
 /// `weft run --listing` marks exactly the proven branches `# uniform`, after their

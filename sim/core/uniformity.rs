@@ -774,6 +774,31 @@ mod tests {
     }
 
     #[test]
+    fn a_callee_branch_reconverging_at_its_return_makes_its_writes_divergent_after_the_call() {
+        // 100: call 110; 104: branch on a3; 108: nop; 10c: ret | 110: a3 = 0;
+        // 114: cond; 118: if (cond) { 11c: a3 = 1; 120: ret } 124: ret (two returns:
+        // the paths meet only at the call's return address).
+        let code = |cond: u32| {
+            [
+                i(Jal, RA, 0, 0, 0x110 - 0x100),
+                br(Beq, A3, ZERO, 0x104, 0x10c),
+                nop(),
+                ret(),
+                i(Addi, A3, ZERO, 0, 0), // 110: the callee
+                csr(A0, cond),
+                br(Beq, A0, ZERO, 0x118, 0x124),
+                i(Addi, A3, ZERO, 0, 1),
+                ret(),
+                ret(), // 124
+            ]
+        };
+        let u = uniform(&code(CSR_TID));
+        assert!(!u.contains(&0x104) && !u.contains(&0x118), "{u:x?}");
+        let u = uniform(&code(CSR_CTA_SIZE));
+        assert!(u.contains(&0x104) && u.contains(&0x118), "{u:x?}");
+    }
+
+    #[test]
     fn dynamic_rounding_follows_a_divergent_frm() {
         // fcvt.w.s a1, f0 with the dynamic mode after frm = a0.
         let code = |value: u32| {
