@@ -29,11 +29,20 @@
 //!   that took different paths meet there with different values. A store through any
 //!   pointer other than `sp` in that region makes every stack byte divergent.
 //!
-//! Calls are inlined: every call site analyses its callee afresh in its own context
-//! (the CFG refuses recursion, so the contexts form a tree); a branch is uniform if it
-//! is in every context. A kernel whose calls unfold into more than [`MAX_CONTEXTS`]
-//! contexts gets no uniform branch (sound, and never met by the kernels here).
-//! A branch is divergent when either operand is.
+//! A branch is uniform when both its operands are. Calls are inlined: every call site
+//! analyses its callee afresh in its own context (the CFG refuses recursion, so the
+//! contexts form a tree), a callee's branch reconverging at its return meets at the
+//! call's return address; a branch is uniform if it is in every context. A kernel whose
+//! calls unfold into more than [`MAX_CONTEXTS`] contexts gets no uniform branch (sound,
+//! and never met by the kernels here). The answer also names the uniform branches
+//! outside every divergent region ([`Uniformity::whole_cta`]): every thread of the CTA
+//! executes those equally often.
+//!
+//! The answer follows the binary's layout, not the source: a loop placed inside the
+//! region of a divergent `if` (clang's zero-trip guard can put the `if`'s
+//! reconvergence point after the loop) runs once per side, and is uniform even when its
+//! bound was assigned differently on each side. Cost: a few hundred microseconds per
+//! kernel (at most 1.2 ms on the kernels of `kernels/`), once per `Kernel`.
 use crate::core::cfg::{Cfg, Flow, Reconvergence};
 use crate::core::isa::{Inst, Op};
 use crate::core::thread::{CSR_CTAID, CSR_CTA_SIZE, CSR_FCSR, CSR_FRM, CSR_NTID};
