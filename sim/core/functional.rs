@@ -9,6 +9,7 @@ use crate::core::cfg::{self, Cfg, Flow, Reconvergence};
 use crate::core::image::{Image, SharedPlace};
 use crate::core::isa::{decode, Inst, Op};
 use crate::core::thread::{Effect, MemFault, Memory, Thread, ThreadEnv, EXIT_PC};
+use crate::core::uniformity;
 use std::collections::BTreeMap;
 
 /// Each thread's private stack: the same addresses in every thread, its own bytes (the
@@ -131,12 +132,15 @@ impl Program {
 
     /// The decoded kernel, to read a waveform's PC and a divergence against: every word
     /// of code with its address and instruction under the symbols that start there, and
-    /// each conditional branch's reconvergence point (`weft run --listing`).
+    /// each conditional branch's reconvergence point, and `# uniform` after it when
+    /// [`uniformity`] proves every thread of a CTA takes it the same way (`weft run
+    /// --listing`).
     pub fn listing(&self) -> String {
         let (cfg, unknown) = match self.cfg() {
             Ok(cfg) => (cfg, None),
             Err(why) => (Cfg::default(), Some(why)),
         };
+        let uniform = uniformity::uniform_branches(&cfg, |pc| self.fetch(pc).ok().copied());
         let mut out = String::new();
         if let Some(why) = unknown {
             out.push_str(&format!("# no reconvergence points: {why}\n"));
@@ -156,7 +160,7 @@ impl Program {
                     Ok(inst) => inst.assembly(pc),
                     Err(why) => format!("({why})"),
                 };
-                let note = match word {
+                let mut note = match word {
                     Ok(inst) if inst.is_branch() => match cfg.reconvergence_of(pc) {
                         Some(Reconvergence::At(at)) => format!("  # reconverges at {at:#x}"),
                         Some(Reconvergence::AtReturn) => {
@@ -166,6 +170,9 @@ impl Program {
                     },
                     _ => String::new(),
                 };
+                if uniform.contains(&pc) {
+                    note.push_str("  # uniform");
+                }
                 let text = format!("  {pc:08x}  {line:<36}{note}");
                 out.push_str(text.trim_end());
                 out.push('\n');

@@ -6,6 +6,7 @@
 //!   instruction (execution happens at issue: timing decides only who runs when);
 //! - [`functional`]: the whole launch without timing, the reference of every timed run;
 //! - [`cfg`]: the control-flow graph and every branch's reconvergence point;
+//!   [`uniformity`]: which branches every thread of a CTA takes the same way;
 //! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
 //! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it;
 //!   [`trace`]: its per-cycle state as a VCD.
@@ -18,3 +19,4 @@ pub mod memory;
 pub mod simt;
 pub mod thread;
 pub mod trace;
+pub mod uniformity;

@@ -1,8 +1,10 @@
 //! The analysed kernel: every instruction the control-flow graph reached, decoded once
-//! with what the core needs of it (unit, registers, flow, reconvergence point).
+//! with what the core needs of it (unit, registers, flow, reconvergence point, and
+//! whether a branch is proven uniform).
 use crate::core::cfg::{Flow, Reconvergence};
 use crate::core::functional::Program;
 use crate::core::isa::{Inst, Registers, Unit};
+use crate::core::uniformity;
 
 /// One instruction of the kernel as the core needs it.
 #[derive(Clone, Copy, Debug)]
@@ -12,6 +14,9 @@ pub struct Step {
     pub registers: Registers,
     pub flow: Flow,
     pub reconvergence: Option<Reconvergence>,
+    /// A conditional branch every thread of a CTA takes the same way at each execution
+    /// (proven by [`uniformity`]); `false` for every other instruction.
+    pub uniform: bool,
 }
 
 /// A step for every instruction the CFG reached, indexed by PC.
@@ -25,6 +30,7 @@ impl Kernel {
         let cfg = program.cfg()?;
         let lo = cfg.flows.keys().copied().min().unwrap_or(0);
         let hi = cfg.flows.keys().copied().max().unwrap_or(0);
+        let uniform = uniformity::uniform_branches(&cfg, |pc| program.fetch(pc).ok().copied());
         let mut steps = vec![None; ((hi - lo) / 4 + 1) as usize];
         for (&pc, &flow) in &cfg.flows {
             let inst = *program.fetch(pc)?;
@@ -34,6 +40,7 @@ impl Kernel {
                 registers: inst.registers(),
                 flow,
                 reconvergence: cfg.reconvergence_of(pc),
+                uniform: uniform.contains(&pc),
             });
         }
         Ok(Kernel { lo, steps })
