@@ -18,7 +18,7 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     output reg  [31:0] tos_pc;
     output reg  [31:0] tos_rpc;
     output reg  [255:0] tos_mask;
-    output reg  [7:0] tos_umask;
+    output reg  [255:0] tos_umask;
     output reg  [3:0] tos_wcnt;
     output reg  pending;
     output reg  changed;
@@ -35,30 +35,13 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     localparam  idx$5 = 4'h5;
     localparam  idx$6 = 4'h6;
     localparam  idx$7 = 4'h7;
-    localparam  row_ones$0 = 256'hffffffff;
-    localparam  row_ones$1 = 256'hffffffff00000000;
-    localparam  row_ones$2 = 256'hffffffff0000000000000000;
-    localparam  row_ones$3 = 256'hffffffff000000000000000000000000;
-    localparam  row_ones$4 = 256'hffffffff00000000000000000000000000000000;
-    localparam  row_ones$5 = 256'hffffffff0000000000000000000000000000000000000000;
-    localparam  row_ones$6 = 256'hffffffff000000000000000000000000000000000000000000000000;
-    localparam  row_ones$7 = 256'hffffffff00000000000000000000000000000000000000000000000000000000;
-    localparam  warp_one$0 = 8'h1;
-    localparam  warp_one$1 = 8'h2;
-    localparam  warp_one$2 = 8'h4;
-    localparam  warp_one$3 = 8'h8;
-    localparam  warp_one$4 = 8'h10;
-    localparam  warp_one$5 = 8'h20;
-    localparam  warp_one$6 = 8'h40;
-    localparam  warp_one$7 = 8'h80;
     localparam  d_zero = 4'h0;
     localparam  d_one = 4'h1;
     localparam  d_two = 4'h2;
     localparam  push_limit = 4'h6;
     localparam  c_zero = 4'h0;
     localparam  c_one = 4'h1;
-    localparam  all_warps = 8'hff;
-    localparam  zero_warps = 8'h0;
+    localparam  all_threads = 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
     localparam  zero_mask = 256'h0;
     localparam  zero_pc = 32'h0;
     localparam  op_launch = 2'b1;
@@ -138,29 +121,29 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     reg  [255:0] e_mask$7$d;
     wire  [255:0] e_mask$7$q;
     reg  e_mask$7$clock;
-    reg  [7:0] e_umask$0$d;
-    wire  [7:0] e_umask$0$q;
+    reg  [255:0] e_umask$0$d;
+    wire  [255:0] e_umask$0$q;
     reg  e_umask$0$clock;
-    reg  [7:0] e_umask$1$d;
-    wire  [7:0] e_umask$1$q;
+    reg  [255:0] e_umask$1$d;
+    wire  [255:0] e_umask$1$q;
     reg  e_umask$1$clock;
-    reg  [7:0] e_umask$2$d;
-    wire  [7:0] e_umask$2$q;
+    reg  [255:0] e_umask$2$d;
+    wire  [255:0] e_umask$2$q;
     reg  e_umask$2$clock;
-    reg  [7:0] e_umask$3$d;
-    wire  [7:0] e_umask$3$q;
+    reg  [255:0] e_umask$3$d;
+    wire  [255:0] e_umask$3$q;
     reg  e_umask$3$clock;
-    reg  [7:0] e_umask$4$d;
-    wire  [7:0] e_umask$4$q;
+    reg  [255:0] e_umask$4$d;
+    wire  [255:0] e_umask$4$q;
     reg  e_umask$4$clock;
-    reg  [7:0] e_umask$5$d;
-    wire  [7:0] e_umask$5$q;
+    reg  [255:0] e_umask$5$d;
+    wire  [255:0] e_umask$5$q;
     reg  e_umask$5$clock;
-    reg  [7:0] e_umask$6$d;
-    wire  [7:0] e_umask$6$q;
+    reg  [255:0] e_umask$6$d;
+    wire  [255:0] e_umask$6$q;
     reg  e_umask$6$clock;
-    reg  [7:0] e_umask$7$d;
-    wire  [7:0] e_umask$7$q;
+    reg  [255:0] e_umask$7$d;
+    wire  [255:0] e_umask$7$q;
     reg  e_umask$7$clock;
     reg  [3:0] e_wcnt$0$d;
     wire  [3:0] e_wcnt$0$q;
@@ -215,20 +198,19 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     reg  [3:0] tk_idx;
     reg  [3:0] below_idx;
     reg  [31:0] t_pc;
-    reg  [7:0] t_umask;
+    reg  [255:0] t_umask;
     reg  [3:0] t_wcnt;
     reg  [255:0] nt_mask;
     reg  [3:0] nt_wcnt;
     reg  [31:0] nt_pc;
     reg  [255:0] tk_mask;
-    reg  [7:0] tk_umask;
+    reg  [255:0] tk_umask;
     reg  [3:0] tk_wcnt;
     reg  [31:0] tk_pc;
     reg  [31:0] tk_rpc;
     reg  [255:0] b_mask;
-    reg  [7:0] b_umask;
+    reg  [255:0] b_umask;
     reg  [3:0] b_wcnt;
-    reg  [7:0] wbit;
     reg  is_launch;
     reg  is_branch;
     reg  is_reconv;
@@ -238,7 +220,7 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     reg  do_reconv;
     reg  [255:0] new_tk_mask;
     reg  [255:0] new_nt_mask;
-    reg  [7:0] new_umask;
+    reg  [255:0] new_umask;
     reg  [3:0] new_tk_wcnt;
     reg  [3:0] new_nt_wcnt;
     reg  [31:0] br_tk_pc;
@@ -248,14 +230,12 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     reg  zero_left;
     reg  tk_live;
     reg  nt_live;
-    reg  [255:0] urows_new;
-    reg  [255:0] urows_b;
     reg  we_tos;
     reg  we_nt;
     reg  we_tk;
     reg  we_below;
     reg  [31:0] tos_pc_val;
-    reg  [7:0] tos_umask_val;
+    reg  [255:0] tos_umask_val;
     reg  [3:0] tos_wcnt_val;
     reg  [3:0] tk_wcnt_val;
     reg  [3:0] below_wcnt_val;
@@ -597,7 +577,7 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
         tk_idx = used$q + d_one;
         below_idx = used$q - d_two;
         t_pc = zero_pc;
-        t_umask = zero_warps;
+        t_umask = zero_mask;
         t_wcnt = c_zero;
         tos_rpc = zero_pc;
         tos_mask = zero_mask;
@@ -605,12 +585,12 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
         nt_wcnt = c_zero;
         nt_pc = zero_pc;
         tk_mask = zero_mask;
-        tk_umask = zero_warps;
+        tk_umask = zero_mask;
         tk_wcnt = c_zero;
         tk_pc = zero_pc;
         tk_rpc = zero_pc;
         b_mask = zero_mask;
-        b_umask = zero_warps;
+        b_umask = zero_mask;
         b_wcnt = c_zero;
         if (idx$0 == tos_idx) begin
             t_pc = e_pc$0$q;
@@ -814,56 +794,6 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
         wcu_useful = useful$q;
         overflow = over$q;
         error = err$q;
-        wbit = zero_warps;
-        urows_b = zero_mask;
-        if (|((taken | not_taken) & row_ones$0)) begin
-            wbit = wbit | warp_one$0;
-        end
-        if (|(b_umask & warp_one$0)) begin
-            urows_b = urows_b | row_ones$0;
-        end
-        if (|((taken | not_taken) & row_ones$1)) begin
-            wbit = wbit | warp_one$1;
-        end
-        if (|(b_umask & warp_one$1)) begin
-            urows_b = urows_b | row_ones$1;
-        end
-        if (|((taken | not_taken) & row_ones$2)) begin
-            wbit = wbit | warp_one$2;
-        end
-        if (|(b_umask & warp_one$2)) begin
-            urows_b = urows_b | row_ones$2;
-        end
-        if (|((taken | not_taken) & row_ones$3)) begin
-            wbit = wbit | warp_one$3;
-        end
-        if (|(b_umask & warp_one$3)) begin
-            urows_b = urows_b | row_ones$3;
-        end
-        if (|((taken | not_taken) & row_ones$4)) begin
-            wbit = wbit | warp_one$4;
-        end
-        if (|(b_umask & warp_one$4)) begin
-            urows_b = urows_b | row_ones$4;
-        end
-        if (|((taken | not_taken) & row_ones$5)) begin
-            wbit = wbit | warp_one$5;
-        end
-        if (|(b_umask & warp_one$5)) begin
-            urows_b = urows_b | row_ones$5;
-        end
-        if (|((taken | not_taken) & row_ones$6)) begin
-            wbit = wbit | warp_one$6;
-        end
-        if (|(b_umask & warp_one$6)) begin
-            urows_b = urows_b | row_ones$6;
-        end
-        if (|((taken | not_taken) & row_ones$7)) begin
-            wbit = wbit | warp_one$7;
-        end
-        if (|(b_umask & warp_one$7)) begin
-            urows_b = urows_b | row_ones$7;
-        end
         is_launch = op == op_launch;
         is_branch = op == op_branch;
         is_reconv = op == op_reconv;
@@ -873,7 +803,7 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
         do_reconv = is_reconv & legal & ~filling$q;
         new_tk_mask = taken;
         new_nt_mask = not_taken;
-        new_umask = all_warps;
+        new_umask = all_threads;
         new_tk_wcnt = c_zero;
         new_nt_wcnt = c_zero;
         br_tk_pc = taken_pc;
@@ -890,7 +820,7 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             br_rpc = tk_rpc;
         end
         if (~stall) begin
-            new_umask = new_umask & ~wbit;
+            new_umask = new_umask & ~(taken | not_taken);
             if (|taken) begin
                 new_tk_wcnt = new_tk_wcnt + c_one;
             end
@@ -902,45 +832,20 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
         nt_live = |new_nt_mask;
         dec_wcnt = t_wcnt - c_one;
         zero_left = dec_wcnt == c_zero;
-        urows_new = zero_mask;
-        if (|(new_umask & warp_one$0)) begin
-            urows_new = urows_new | row_ones$0;
-        end
-        if (|(new_umask & warp_one$1)) begin
-            urows_new = urows_new | row_ones$1;
-        end
-        if (|(new_umask & warp_one$2)) begin
-            urows_new = urows_new | row_ones$2;
-        end
-        if (|(new_umask & warp_one$3)) begin
-            urows_new = urows_new | row_ones$3;
-        end
-        if (|(new_umask & warp_one$4)) begin
-            urows_new = urows_new | row_ones$4;
-        end
-        if (|(new_umask & warp_one$5)) begin
-            urows_new = urows_new | row_ones$5;
-        end
-        if (|(new_umask & warp_one$6)) begin
-            urows_new = urows_new | row_ones$6;
-        end
-        if (|(new_umask & warp_one$7)) begin
-            urows_new = urows_new | row_ones$7;
-        end
         evaluator$cta_mask = zero_mask;
         if (is_launch) begin
             evaluator$cta_mask = taken;
         end
         if (do_branch) begin
             if (tk_live) begin
-                evaluator$cta_mask = new_tk_mask & urows_new;
+                evaluator$cta_mask = new_tk_mask & new_umask;
             end
             else begin
-                evaluator$cta_mask = new_nt_mask & urows_new;
+                evaluator$cta_mask = new_nt_mask & new_umask;
             end
         end
         if (do_reconv) begin
-            evaluator$cta_mask = b_mask & urows_b;
+            evaluator$cta_mask = b_mask & b_umask;
         end
         we_tos = 1'b0;
         we_nt = 1'b0;
@@ -978,7 +883,7 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
                     we_tk = 1'b1;
                     tk_wcnt_val = new_tk_wcnt + evaluator$min_warps;
                     tos_pc_val = br_rpc;
-                    tos_umask_val = all_warps;
+                    tos_umask_val = all_threads;
                     tos_wcnt_val = c_zero;
                     used$d = used$q + d_two;
                 end
@@ -1031,14 +936,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$0$d = taken_pc;
             e_rpc$0$d = rpc;
             e_mask$0$d = taken;
-            e_umask$0$d = all_warps;
+            e_umask$0$d = all_threads;
             e_wcnt$0$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$0$d = zero_pc;
             e_rpc$0$d = zero_pc;
             e_mask$0$d = zero_mask;
-            e_umask$0$d = zero_warps;
+            e_umask$0$d = zero_mask;
             e_wcnt$0$d = c_zero;
         end
         if (we_tos & (idx$1 == tos_idx)) begin
@@ -1067,14 +972,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$1$d = taken_pc;
             e_rpc$1$d = rpc;
             e_mask$1$d = taken;
-            e_umask$1$d = all_warps;
+            e_umask$1$d = all_threads;
             e_wcnt$1$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$1$d = zero_pc;
             e_rpc$1$d = zero_pc;
             e_mask$1$d = zero_mask;
-            e_umask$1$d = zero_warps;
+            e_umask$1$d = zero_mask;
             e_wcnt$1$d = c_zero;
         end
         if (we_tos & (idx$2 == tos_idx)) begin
@@ -1103,14 +1008,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$2$d = taken_pc;
             e_rpc$2$d = rpc;
             e_mask$2$d = taken;
-            e_umask$2$d = all_warps;
+            e_umask$2$d = all_threads;
             e_wcnt$2$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$2$d = zero_pc;
             e_rpc$2$d = zero_pc;
             e_mask$2$d = zero_mask;
-            e_umask$2$d = zero_warps;
+            e_umask$2$d = zero_mask;
             e_wcnt$2$d = c_zero;
         end
         if (we_tos & (idx$3 == tos_idx)) begin
@@ -1139,14 +1044,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$3$d = taken_pc;
             e_rpc$3$d = rpc;
             e_mask$3$d = taken;
-            e_umask$3$d = all_warps;
+            e_umask$3$d = all_threads;
             e_wcnt$3$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$3$d = zero_pc;
             e_rpc$3$d = zero_pc;
             e_mask$3$d = zero_mask;
-            e_umask$3$d = zero_warps;
+            e_umask$3$d = zero_mask;
             e_wcnt$3$d = c_zero;
         end
         if (we_tos & (idx$4 == tos_idx)) begin
@@ -1175,14 +1080,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$4$d = taken_pc;
             e_rpc$4$d = rpc;
             e_mask$4$d = taken;
-            e_umask$4$d = all_warps;
+            e_umask$4$d = all_threads;
             e_wcnt$4$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$4$d = zero_pc;
             e_rpc$4$d = zero_pc;
             e_mask$4$d = zero_mask;
-            e_umask$4$d = zero_warps;
+            e_umask$4$d = zero_mask;
             e_wcnt$4$d = c_zero;
         end
         if (we_tos & (idx$5 == tos_idx)) begin
@@ -1211,14 +1116,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$5$d = taken_pc;
             e_rpc$5$d = rpc;
             e_mask$5$d = taken;
-            e_umask$5$d = all_warps;
+            e_umask$5$d = all_threads;
             e_wcnt$5$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$5$d = zero_pc;
             e_rpc$5$d = zero_pc;
             e_mask$5$d = zero_mask;
-            e_umask$5$d = zero_warps;
+            e_umask$5$d = zero_mask;
             e_wcnt$5$d = c_zero;
         end
         if (we_tos & (idx$6 == tos_idx)) begin
@@ -1247,14 +1152,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$6$d = taken_pc;
             e_rpc$6$d = rpc;
             e_mask$6$d = taken;
-            e_umask$6$d = all_warps;
+            e_umask$6$d = all_threads;
             e_wcnt$6$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$6$d = zero_pc;
             e_rpc$6$d = zero_pc;
             e_mask$6$d = zero_mask;
-            e_umask$6$d = zero_warps;
+            e_umask$6$d = zero_mask;
             e_wcnt$6$d = c_zero;
         end
         if (we_tos & (idx$7 == tos_idx)) begin
@@ -1283,14 +1188,14 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
             e_pc$7$d = taken_pc;
             e_rpc$7$d = rpc;
             e_mask$7$d = taken;
-            e_umask$7$d = all_warps;
+            e_umask$7$d = all_threads;
             e_wcnt$7$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$7$d = zero_pc;
             e_rpc$7$d = zero_pc;
             e_mask$7$d = zero_mask;
-            e_umask$7$d = zero_warps;
+            e_umask$7$d = zero_mask;
             e_wcnt$7$d = c_zero;
         end
         if (is_launch) begin
@@ -1770,13 +1675,13 @@ endmodule // top$e_rpc$7
 module tbc_stack$e_umask$0(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1789,13 +1694,13 @@ endmodule // top$e_umask$0
 module tbc_stack$e_umask$1(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1808,13 +1713,13 @@ endmodule // top$e_umask$1
 module tbc_stack$e_umask$2(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1827,13 +1732,13 @@ endmodule // top$e_umask$2
 module tbc_stack$e_umask$3(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1846,13 +1751,13 @@ endmodule // top$e_umask$3
 module tbc_stack$e_umask$4(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1865,13 +1770,13 @@ endmodule // top$e_umask$4
 module tbc_stack$e_umask$5(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1884,13 +1789,13 @@ endmodule // top$e_umask$5
 module tbc_stack$e_umask$6(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin
@@ -1903,13 +1808,13 @@ endmodule // top$e_umask$6
 module tbc_stack$e_umask$7(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [255:0] d;
+    output reg  [255:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 256'h0;
     end
 
     always @(posedge clock) begin

@@ -18,7 +18,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     output reg  [31:0] tos_pc;
     output reg  [31:0] tos_rpc;
     output reg  [11:0] tos_mask;
-    output reg  [2:0] tos_umask;
+    output reg  [11:0] tos_umask;
     output reg  [1:0] tos_wcnt;
     output reg  pending;
     output reg  changed;
@@ -35,20 +35,13 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     localparam  idx$5 = 4'h5;
     localparam  idx$6 = 4'h6;
     localparam  idx$7 = 4'h7;
-    localparam  row_ones$0 = 12'hf;
-    localparam  row_ones$1 = 12'hf0;
-    localparam  row_ones$2 = 12'hf00;
-    localparam  warp_one$0 = 3'b1;
-    localparam  warp_one$1 = 3'b10;
-    localparam  warp_one$2 = 3'b100;
     localparam  d_zero = 4'h0;
     localparam  d_one = 4'h1;
     localparam  d_two = 4'h2;
     localparam  push_limit = 4'h6;
     localparam  c_zero = 2'b0;
     localparam  c_one = 2'b1;
-    localparam  all_warps = 3'b111;
-    localparam  zero_warps = 3'b0;
+    localparam  all_threads = 12'hfff;
     localparam  zero_mask = 12'h0;
     localparam  zero_pc = 32'h0;
     localparam  op_launch = 2'b1;
@@ -128,29 +121,29 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  [11:0] e_mask$7$d;
     wire  [11:0] e_mask$7$q;
     reg  e_mask$7$clock;
-    reg  [2:0] e_umask$0$d;
-    wire  [2:0] e_umask$0$q;
+    reg  [11:0] e_umask$0$d;
+    wire  [11:0] e_umask$0$q;
     reg  e_umask$0$clock;
-    reg  [2:0] e_umask$1$d;
-    wire  [2:0] e_umask$1$q;
+    reg  [11:0] e_umask$1$d;
+    wire  [11:0] e_umask$1$q;
     reg  e_umask$1$clock;
-    reg  [2:0] e_umask$2$d;
-    wire  [2:0] e_umask$2$q;
+    reg  [11:0] e_umask$2$d;
+    wire  [11:0] e_umask$2$q;
     reg  e_umask$2$clock;
-    reg  [2:0] e_umask$3$d;
-    wire  [2:0] e_umask$3$q;
+    reg  [11:0] e_umask$3$d;
+    wire  [11:0] e_umask$3$q;
     reg  e_umask$3$clock;
-    reg  [2:0] e_umask$4$d;
-    wire  [2:0] e_umask$4$q;
+    reg  [11:0] e_umask$4$d;
+    wire  [11:0] e_umask$4$q;
     reg  e_umask$4$clock;
-    reg  [2:0] e_umask$5$d;
-    wire  [2:0] e_umask$5$q;
+    reg  [11:0] e_umask$5$d;
+    wire  [11:0] e_umask$5$q;
     reg  e_umask$5$clock;
-    reg  [2:0] e_umask$6$d;
-    wire  [2:0] e_umask$6$q;
+    reg  [11:0] e_umask$6$d;
+    wire  [11:0] e_umask$6$q;
     reg  e_umask$6$clock;
-    reg  [2:0] e_umask$7$d;
-    wire  [2:0] e_umask$7$q;
+    reg  [11:0] e_umask$7$d;
+    wire  [11:0] e_umask$7$q;
     reg  e_umask$7$clock;
     reg  [1:0] e_wcnt$0$d;
     wire  [1:0] e_wcnt$0$q;
@@ -205,20 +198,19 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  [3:0] tk_idx;
     reg  [3:0] below_idx;
     reg  [31:0] t_pc;
-    reg  [2:0] t_umask;
+    reg  [11:0] t_umask;
     reg  [1:0] t_wcnt;
     reg  [11:0] nt_mask;
     reg  [1:0] nt_wcnt;
     reg  [31:0] nt_pc;
     reg  [11:0] tk_mask;
-    reg  [2:0] tk_umask;
+    reg  [11:0] tk_umask;
     reg  [1:0] tk_wcnt;
     reg  [31:0] tk_pc;
     reg  [31:0] tk_rpc;
     reg  [11:0] b_mask;
-    reg  [2:0] b_umask;
+    reg  [11:0] b_umask;
     reg  [1:0] b_wcnt;
-    reg  [2:0] wbit;
     reg  is_launch;
     reg  is_branch;
     reg  is_reconv;
@@ -228,7 +220,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  do_reconv;
     reg  [11:0] new_tk_mask;
     reg  [11:0] new_nt_mask;
-    reg  [2:0] new_umask;
+    reg  [11:0] new_umask;
     reg  [1:0] new_tk_wcnt;
     reg  [1:0] new_nt_wcnt;
     reg  [31:0] br_tk_pc;
@@ -238,14 +230,12 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  zero_left;
     reg  tk_live;
     reg  nt_live;
-    reg  [11:0] urows_new;
-    reg  [11:0] urows_b;
     reg  we_tos;
     reg  we_nt;
     reg  we_tk;
     reg  we_below;
     reg  [31:0] tos_pc_val;
-    reg  [2:0] tos_umask_val;
+    reg  [11:0] tos_umask_val;
     reg  [1:0] tos_wcnt_val;
     reg  [1:0] tk_wcnt_val;
     reg  [1:0] below_wcnt_val;
@@ -587,7 +577,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         tk_idx = used$q + d_one;
         below_idx = used$q - d_two;
         t_pc = zero_pc;
-        t_umask = zero_warps;
+        t_umask = zero_mask;
         t_wcnt = c_zero;
         tos_rpc = zero_pc;
         tos_mask = zero_mask;
@@ -595,12 +585,12 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         nt_wcnt = c_zero;
         nt_pc = zero_pc;
         tk_mask = zero_mask;
-        tk_umask = zero_warps;
+        tk_umask = zero_mask;
         tk_wcnt = c_zero;
         tk_pc = zero_pc;
         tk_rpc = zero_pc;
         b_mask = zero_mask;
-        b_umask = zero_warps;
+        b_umask = zero_mask;
         b_wcnt = c_zero;
         if (idx$0 == tos_idx) begin
             t_pc = e_pc$0$q;
@@ -804,26 +794,6 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         wcu_useful = useful$q;
         overflow = over$q;
         error = err$q;
-        wbit = zero_warps;
-        urows_b = zero_mask;
-        if (|((taken | not_taken) & row_ones$0)) begin
-            wbit = wbit | warp_one$0;
-        end
-        if (|(b_umask & warp_one$0)) begin
-            urows_b = urows_b | row_ones$0;
-        end
-        if (|((taken | not_taken) & row_ones$1)) begin
-            wbit = wbit | warp_one$1;
-        end
-        if (|(b_umask & warp_one$1)) begin
-            urows_b = urows_b | row_ones$1;
-        end
-        if (|((taken | not_taken) & row_ones$2)) begin
-            wbit = wbit | warp_one$2;
-        end
-        if (|(b_umask & warp_one$2)) begin
-            urows_b = urows_b | row_ones$2;
-        end
         is_launch = op == op_launch;
         is_branch = op == op_branch;
         is_reconv = op == op_reconv;
@@ -833,7 +803,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         do_reconv = is_reconv & legal & ~filling$q;
         new_tk_mask = taken;
         new_nt_mask = not_taken;
-        new_umask = all_warps;
+        new_umask = all_threads;
         new_tk_wcnt = c_zero;
         new_nt_wcnt = c_zero;
         br_tk_pc = taken_pc;
@@ -850,7 +820,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             br_rpc = tk_rpc;
         end
         if (~stall) begin
-            new_umask = new_umask & ~wbit;
+            new_umask = new_umask & ~(taken | not_taken);
             if (|taken) begin
                 new_tk_wcnt = new_tk_wcnt + c_one;
             end
@@ -862,30 +832,20 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         nt_live = |new_nt_mask;
         dec_wcnt = t_wcnt - c_one;
         zero_left = dec_wcnt == c_zero;
-        urows_new = zero_mask;
-        if (|(new_umask & warp_one$0)) begin
-            urows_new = urows_new | row_ones$0;
-        end
-        if (|(new_umask & warp_one$1)) begin
-            urows_new = urows_new | row_ones$1;
-        end
-        if (|(new_umask & warp_one$2)) begin
-            urows_new = urows_new | row_ones$2;
-        end
         evaluator$cta_mask = zero_mask;
         if (is_launch) begin
             evaluator$cta_mask = taken;
         end
         if (do_branch) begin
             if (tk_live) begin
-                evaluator$cta_mask = new_tk_mask & urows_new;
+                evaluator$cta_mask = new_tk_mask & new_umask;
             end
             else begin
-                evaluator$cta_mask = new_nt_mask & urows_new;
+                evaluator$cta_mask = new_nt_mask & new_umask;
             end
         end
         if (do_reconv) begin
-            evaluator$cta_mask = b_mask & urows_b;
+            evaluator$cta_mask = b_mask & b_umask;
         end
         we_tos = 1'b0;
         we_nt = 1'b0;
@@ -923,7 +883,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
                     we_tk = 1'b1;
                     tk_wcnt_val = new_tk_wcnt + evaluator$min_warps;
                     tos_pc_val = br_rpc;
-                    tos_umask_val = all_warps;
+                    tos_umask_val = all_threads;
                     tos_wcnt_val = c_zero;
                     used$d = used$q + d_two;
                 end
@@ -976,14 +936,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$0$d = taken_pc;
             e_rpc$0$d = rpc;
             e_mask$0$d = taken;
-            e_umask$0$d = all_warps;
+            e_umask$0$d = all_threads;
             e_wcnt$0$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$0$d = zero_pc;
             e_rpc$0$d = zero_pc;
             e_mask$0$d = zero_mask;
-            e_umask$0$d = zero_warps;
+            e_umask$0$d = zero_mask;
             e_wcnt$0$d = c_zero;
         end
         if (we_tos & (idx$1 == tos_idx)) begin
@@ -1012,14 +972,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$1$d = taken_pc;
             e_rpc$1$d = rpc;
             e_mask$1$d = taken;
-            e_umask$1$d = all_warps;
+            e_umask$1$d = all_threads;
             e_wcnt$1$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$1$d = zero_pc;
             e_rpc$1$d = zero_pc;
             e_mask$1$d = zero_mask;
-            e_umask$1$d = zero_warps;
+            e_umask$1$d = zero_mask;
             e_wcnt$1$d = c_zero;
         end
         if (we_tos & (idx$2 == tos_idx)) begin
@@ -1048,14 +1008,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$2$d = taken_pc;
             e_rpc$2$d = rpc;
             e_mask$2$d = taken;
-            e_umask$2$d = all_warps;
+            e_umask$2$d = all_threads;
             e_wcnt$2$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$2$d = zero_pc;
             e_rpc$2$d = zero_pc;
             e_mask$2$d = zero_mask;
-            e_umask$2$d = zero_warps;
+            e_umask$2$d = zero_mask;
             e_wcnt$2$d = c_zero;
         end
         if (we_tos & (idx$3 == tos_idx)) begin
@@ -1084,14 +1044,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$3$d = taken_pc;
             e_rpc$3$d = rpc;
             e_mask$3$d = taken;
-            e_umask$3$d = all_warps;
+            e_umask$3$d = all_threads;
             e_wcnt$3$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$3$d = zero_pc;
             e_rpc$3$d = zero_pc;
             e_mask$3$d = zero_mask;
-            e_umask$3$d = zero_warps;
+            e_umask$3$d = zero_mask;
             e_wcnt$3$d = c_zero;
         end
         if (we_tos & (idx$4 == tos_idx)) begin
@@ -1120,14 +1080,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$4$d = taken_pc;
             e_rpc$4$d = rpc;
             e_mask$4$d = taken;
-            e_umask$4$d = all_warps;
+            e_umask$4$d = all_threads;
             e_wcnt$4$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$4$d = zero_pc;
             e_rpc$4$d = zero_pc;
             e_mask$4$d = zero_mask;
-            e_umask$4$d = zero_warps;
+            e_umask$4$d = zero_mask;
             e_wcnt$4$d = c_zero;
         end
         if (we_tos & (idx$5 == tos_idx)) begin
@@ -1156,14 +1116,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$5$d = taken_pc;
             e_rpc$5$d = rpc;
             e_mask$5$d = taken;
-            e_umask$5$d = all_warps;
+            e_umask$5$d = all_threads;
             e_wcnt$5$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$5$d = zero_pc;
             e_rpc$5$d = zero_pc;
             e_mask$5$d = zero_mask;
-            e_umask$5$d = zero_warps;
+            e_umask$5$d = zero_mask;
             e_wcnt$5$d = c_zero;
         end
         if (we_tos & (idx$6 == tos_idx)) begin
@@ -1192,14 +1152,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$6$d = taken_pc;
             e_rpc$6$d = rpc;
             e_mask$6$d = taken;
-            e_umask$6$d = all_warps;
+            e_umask$6$d = all_threads;
             e_wcnt$6$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$6$d = zero_pc;
             e_rpc$6$d = zero_pc;
             e_mask$6$d = zero_mask;
-            e_umask$6$d = zero_warps;
+            e_umask$6$d = zero_mask;
             e_wcnt$6$d = c_zero;
         end
         if (we_tos & (idx$7 == tos_idx)) begin
@@ -1228,14 +1188,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_pc$7$d = taken_pc;
             e_rpc$7$d = rpc;
             e_mask$7$d = taken;
-            e_umask$7$d = all_warps;
+            e_umask$7$d = all_threads;
             e_wcnt$7$d = evaluator$active_warps;
         end
         if (reset) begin
             e_pc$7$d = zero_pc;
             e_rpc$7$d = zero_pc;
             e_mask$7$d = zero_mask;
-            e_umask$7$d = zero_warps;
+            e_umask$7$d = zero_mask;
             e_wcnt$7$d = c_zero;
         end
         if (is_launch) begin
@@ -1715,13 +1675,13 @@ endmodule // top$e_rpc$7
 module tbc_stack_3x4$e_umask$0(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1734,13 +1694,13 @@ endmodule // top$e_umask$0
 module tbc_stack_3x4$e_umask$1(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1753,13 +1713,13 @@ endmodule // top$e_umask$1
 module tbc_stack_3x4$e_umask$2(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1772,13 +1732,13 @@ endmodule // top$e_umask$2
 module tbc_stack_3x4$e_umask$3(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1791,13 +1751,13 @@ endmodule // top$e_umask$3
 module tbc_stack_3x4$e_umask$4(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1810,13 +1770,13 @@ endmodule // top$e_umask$4
 module tbc_stack_3x4$e_umask$5(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1829,13 +1789,13 @@ endmodule // top$e_umask$5
 module tbc_stack_3x4$e_umask$6(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin
@@ -1848,13 +1808,13 @@ endmodule // top$e_umask$6
 module tbc_stack_3x4$e_umask$7(d,q,clock);
 
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [11:0] d;
+    output reg  [11:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 12'h0;
     end
 
     always @(posedge clock) begin

@@ -8,7 +8,7 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
     input wire  reset;
     input wire  load;
     input wire  [255:0] cta_mask;
-    input wire  [7:0] umask;
+    input wire  [255:0] umask;
     output reg  warp_valid;
     output reg  [31:0] warp_mask;
     output reg  [95:0] warp_src;
@@ -18,24 +18,7 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
     output reg  saves_warps;
 
     // Constant declarations
-    localparam  row_ones$0 = 256'hffffffff;
-    localparam  row_ones$1 = 256'hffffffff00000000;
-    localparam  row_ones$2 = 256'hffffffff0000000000000000;
-    localparam  row_ones$3 = 256'hffffffff000000000000000000000000;
-    localparam  row_ones$4 = 256'hffffffff00000000000000000000000000000000;
-    localparam  row_ones$5 = 256'hffffffff0000000000000000000000000000000000000000;
-    localparam  row_ones$6 = 256'hffffffff000000000000000000000000000000000000000000000000;
-    localparam  row_ones$7 = 256'hffffffff00000000000000000000000000000000000000000000000000000000;
-    localparam  warp_one$0 = 8'h1;
-    localparam  warp_one$1 = 8'h2;
-    localparam  warp_one$2 = 8'h4;
-    localparam  warp_one$3 = 8'h8;
-    localparam  warp_one$4 = 8'h10;
-    localparam  warp_one$5 = 8'h20;
-    localparam  warp_one$6 = 8'h40;
-    localparam  warp_one$7 = 8'h80;
-    localparam  zero_mask = 256'h0;
-    localparam  zero_warps = 8'h0;
+    localparam  all_rows = 8'hff;
     localparam  zero_count = 4'h0;
 
     // Stub signals
@@ -55,9 +38,6 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
     wire  [3:0] evaluator$min_warps;
     wire  [3:0] evaluator$active_warps;
     wire  evaluator$adequate;
-    reg  [7:0] held_umask$d;
-    wire  [7:0] held_umask$q;
-    reg  held_umask$clock;
     reg  [3:0] needed$d;
     wire  [3:0] needed$q;
     reg  needed$clock;
@@ -92,11 +72,6 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
         .active_warps(evaluator$active_warps),
         .adequate(evaluator$adequate)
     );
-    warp_compaction_unit$held_umask held_umask(
-        .d(held_umask$d),
-        .q(held_umask$q),
-        .clock(held_umask$clock)
-    );
     warp_compaction_unit$needed needed(
         .d(needed$d),
         .q(needed$q),
@@ -115,46 +90,19 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
 
     // Update code
     always @(*) begin
-        held_umask$clock = clock;
         needed$clock = clock;
         waiting_count$clock = clock;
         saves$clock = clock;
-        held_umask$d = held_umask$q;
         needed$d = needed$q;
         waiting_count$d = waiting_count$q;
         saves$d = saves$q;
-        waiting = zero_mask;
-        if (|(umask & warp_one$0)) begin
-            waiting = waiting | row_ones$0;
-        end
-        if (|(umask & warp_one$1)) begin
-            waiting = waiting | row_ones$1;
-        end
-        if (|(umask & warp_one$2)) begin
-            waiting = waiting | row_ones$2;
-        end
-        if (|(umask & warp_one$3)) begin
-            waiting = waiting | row_ones$3;
-        end
-        if (|(umask & warp_one$4)) begin
-            waiting = waiting | row_ones$4;
-        end
-        if (|(umask & warp_one$5)) begin
-            waiting = waiting | row_ones$5;
-        end
-        if (|(umask & warp_one$6)) begin
-            waiting = waiting | row_ones$6;
-        end
-        if (|(umask & warp_one$7)) begin
-            waiting = waiting | row_ones$7;
-        end
-        waiting = waiting & cta_mask;
+        waiting = cta_mask & umask;
         evaluator$cta_mask = waiting;
         compactor$clock = clock;
         compactor$reset = reset;
         compactor$load = load;
         compactor$mask_in = waiting;
-        compactor$row_enable = held_umask$q;
+        compactor$row_enable = all_rows;
         compactor$one_row = 1'b0;
         compactor$take = 1'b1;
         compactor$flush = 1'b0;
@@ -166,13 +114,11 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
         waiting_warps = waiting_count$q;
         saves_warps = saves$q;
         if (load) begin
-            held_umask$d = umask;
             needed$d = evaluator$min_warps;
             waiting_count$d = evaluator$active_warps;
             saves$d = evaluator$adequate;
         end
         if (reset) begin
-            held_umask$d = zero_warps;
             needed$d = zero_count;
             waiting_count$d = zero_count;
             saves$d = 1'b0;
@@ -1712,25 +1658,6 @@ module warp_compaction_unit$evaluator(cta_mask,min_warps,active_warps,adequate);
     end
 
 endmodule // top$evaluator
-
-
-module warp_compaction_unit$held_umask(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$held_umask
 
 
 module warp_compaction_unit$needed(d,q,clock);

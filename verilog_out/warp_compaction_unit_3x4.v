@@ -8,7 +8,7 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
     input wire  reset;
     input wire  load;
     input wire  [11:0] cta_mask;
-    input wire  [2:0] umask;
+    input wire  [11:0] umask;
     output reg  warp_valid;
     output reg  [3:0] warp_mask;
     output reg  [7:0] warp_src;
@@ -18,14 +18,7 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
     output reg  saves_warps;
 
     // Constant declarations
-    localparam  row_ones$0 = 12'hf;
-    localparam  row_ones$1 = 12'hf0;
-    localparam  row_ones$2 = 12'hf00;
-    localparam  warp_one$0 = 3'b1;
-    localparam  warp_one$1 = 3'b10;
-    localparam  warp_one$2 = 3'b100;
-    localparam  zero_mask = 12'h0;
-    localparam  zero_warps = 3'b0;
+    localparam  all_rows = 3'b111;
     localparam  zero_count = 2'b0;
 
     // Stub signals
@@ -45,9 +38,6 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
     wire  [1:0] evaluator$min_warps;
     wire  [1:0] evaluator$active_warps;
     wire  evaluator$adequate;
-    reg  [2:0] held_umask$d;
-    wire  [2:0] held_umask$q;
-    reg  held_umask$clock;
     reg  [1:0] needed$d;
     wire  [1:0] needed$q;
     reg  needed$clock;
@@ -82,11 +72,6 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
         .active_warps(evaluator$active_warps),
         .adequate(evaluator$adequate)
     );
-    warp_compaction_unit_3x4$held_umask held_umask(
-        .d(held_umask$d),
-        .q(held_umask$q),
-        .clock(held_umask$clock)
-    );
     warp_compaction_unit_3x4$needed needed(
         .d(needed$d),
         .q(needed$q),
@@ -105,31 +90,19 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
 
     // Update code
     always @(*) begin
-        held_umask$clock = clock;
         needed$clock = clock;
         waiting_count$clock = clock;
         saves$clock = clock;
-        held_umask$d = held_umask$q;
         needed$d = needed$q;
         waiting_count$d = waiting_count$q;
         saves$d = saves$q;
-        waiting = zero_mask;
-        if (|(umask & warp_one$0)) begin
-            waiting = waiting | row_ones$0;
-        end
-        if (|(umask & warp_one$1)) begin
-            waiting = waiting | row_ones$1;
-        end
-        if (|(umask & warp_one$2)) begin
-            waiting = waiting | row_ones$2;
-        end
-        waiting = waiting & cta_mask;
+        waiting = cta_mask & umask;
         evaluator$cta_mask = waiting;
         compactor$clock = clock;
         compactor$reset = reset;
         compactor$load = load;
         compactor$mask_in = waiting;
-        compactor$row_enable = held_umask$q;
+        compactor$row_enable = all_rows;
         compactor$one_row = 1'b0;
         compactor$take = 1'b1;
         compactor$flush = 1'b0;
@@ -141,13 +114,11 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
         waiting_warps = waiting_count$q;
         saves_warps = saves$q;
         if (load) begin
-            held_umask$d = umask;
             needed$d = evaluator$min_warps;
             waiting_count$d = evaluator$active_warps;
             saves$d = evaluator$adequate;
         end
         if (reset) begin
-            held_umask$d = zero_warps;
             needed$d = zero_count;
             waiting_count$d = zero_count;
             saves$d = 1'b0;
@@ -474,25 +445,6 @@ module warp_compaction_unit_3x4$evaluator(cta_mask,min_warps,active_warps,adequa
     end
 
 endmodule // top$evaluator
-
-
-module warp_compaction_unit_3x4$held_umask(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$held_umask
 
 
 module warp_compaction_unit_3x4$needed(d,q,clock);

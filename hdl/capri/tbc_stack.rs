@@ -434,8 +434,7 @@ impl<
         }
         if !self.stall.val() {
             // A bypass clears exactly its own threads.
-            self.new_umask.next =
-                self.new_umask.val() & !(self.taken.val() | self.not_taken.val());
+            self.new_umask.next = self.new_umask.val() & !(self.taken.val() | self.not_taken.val());
             if self.taken.val().any() {
                 self.new_tk_wcnt.next = self.new_tk_wcnt.val() + self.c_one.val();
             }

@@ -254,7 +254,10 @@ mod tests {
         let mut s = at_shared_rows();
         // A bypasses (all taken), B stalls (all taken): one path, the TOS moves on.
         s.clock(false, &branch(false, [0b0111, 0b1000, 0], [0; 3]));
-        assert_eq!(s.pend.as_ref().unwrap().1.umask, vec![0b1000, 0b0111, 0b1111]);
+        assert_eq!(
+            s.pend.as_ref().unwrap().1.umask,
+            vec![0b1000, 0b0111, 0b1111]
+        );
         s.clock(false, &branch(true, [0, 0b0110, 0b1001], [0; 3]));
         let t = s.tos().unwrap();
         // B's threads all still wait (W1 lanes 1, 2 with W2 lanes 0, 3: one compacted

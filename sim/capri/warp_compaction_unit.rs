@@ -111,7 +111,10 @@ mod tests {
             &[0b1000, 0b0111, 0b1111],
         );
         let o = wcu.outputs();
-        assert_eq!((o.warps_needed, o.waiting_warps, o.saves_warps), (1, 2, true));
+        assert_eq!(
+            (o.warps_needed, o.waiting_warps, o.saves_warps),
+            (1, 2, true)
+        );
         assert_eq!(drain(&mut wcu), vec![(0b1111, vec![2, 1, 1, 2])]);
     }
 

@@ -130,7 +130,7 @@ fn figure_7d_bypassed_warp_is_not_compacted() {
 }
 
 #[test]
-fn a_bypassed_compacted_warp_leaves_its_rows_other_threads() {
+fn a_bypassing_compacted_warp_leaves_its_rows_other_threads() {
     let mut b = fresh();
     // Two compacted warps share home row 1: A = W0 lanes 0-2 + W1 lane 3 bypassed,
     // B = W1 lanes 1, 2 + W2 lanes 0, 3 waited. Only B's threads are compacted, all of

@@ -140,7 +140,41 @@ impl<
     fn bench() -> Box<dyn Bench> {
         Box::new(TbcStackBench::<WARPS, LANES, N, DEPTH, DW, CW>::default())
     }
+    fn properties() -> Option<crate::presets::Properties> {
+        // The harness names the registers of up to eight entries.
+        (DEPTH <= 8).then_some(crate::presets::Properties {
+            harness: include_str!("tbc_stack.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `tbc_stack_3x4`), each caught by the
+/// property named.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // A bypass clears its taken threads only: its not-taken ones stay waiting.
+    (
+        "p_pending_umask",
+        "new_umask = new_umask & ~(taken | not_taken);",
+        "new_umask = new_umask & ~taken;",
+    ),
+    // The not-taken path, alone live, forgets its bypassed threads.
+    (
+        "p_branch_umask",
+        "tos_umask_val = new_umask;\n                    tos_wcnt_val = new_nt_wcnt",
+        "tos_umask_val = all_threads;\n                    tos_wcnt_val = new_nt_wcnt",
+    ),
+    (
+        "p_launch_umask",
+        "e_umask$0$d = all_threads;",
+        "e_umask$0$d = zero_mask;",
+    ),
+    (
+        "p_pending_wcnt",
+        "new_tk_wcnt = new_tk_wcnt + c_one;",
+        "new_tk_wcnt = new_tk_wcnt;",
+    ),
+];
 
 impl<
         const WARPS: usize,

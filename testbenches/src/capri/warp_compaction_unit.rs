@@ -109,6 +109,12 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "compactor$take = 1'b1;",
         "compactor$take = 1'b0;",
     ),
+    // Bypassed threads compacted with those that waited.
+    (
+        "p_threads_conserved",
+        "waiting = cta_mask & umask;",
+        "waiting = cta_mask;",
+    ),
     (
         "p_valid_while_pending",
         "compactor$take = 1'b1;",
@@ -283,9 +289,8 @@ impl<
             }
             self.emitted += 1;
             if out.last {
-                let waiting: Vec<u64> = (0..WARPS)
-                    .map(|w| self.loaded[w] & self.umask[w])
-                    .collect();
+                let waiting: Vec<u64> =
+                    (0..WARPS).map(|w| self.loaded[w] & self.umask[w]).collect();
                 let e = evaluate(&waiting, LANES);
                 contract(
                     "compacted warps == evaluator min_warps of the waiting warps",
