@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::{Divergence, Machine};
-use weft_sim::core::simt::divergence::{lwm::LwmStats, DivergenceStats};
+use weft_sim::core::simt::divergence::{lwm::LwmStats, tbc::TbcStats, DivergenceStats};
 use weft_sim::core::simt::{self, Options, Stats};
 use weft_sim::core::trace::{Sample, Trace, WarpState};
 use weft_sim::lib::column_compactor::min_groups;
@@ -164,8 +164,20 @@ fn timed_with(
     trace: Option<&mut (dyn Trace + 'static)>,
     two_level_always: bool,
 ) -> (Image, Stats) {
+    timed_launch(name, sets, trace, two_level_always, None)
+}
+
+/// [`timed_with`] in CTAs of `cta` threads instead of the kernel's own.
+fn timed_launch(
+    name: &str,
+    sets: &[&str],
+    trace: Option<&mut (dyn Trace + 'static)>,
+    two_level_always: bool,
+    cta: Option<u32>,
+) -> (Image, Stats) {
     let image = device_image(name);
-    let (threads, cta) = image.launch.expect("WEFT_LAUNCH");
+    let (threads, own) = image.launch.expect("WEFT_LAUNCH");
+    let cta = cta.unwrap_or(own);
     let m = machine(sets);
     let mut quiet = |_, _, _, _| {};
     let options = Options {
@@ -192,7 +204,7 @@ fn timed_with(
 fn jump_opt_threads(s: &Stats) -> u64 {
     match &s.divergence {
         DivergenceStats::Lwm(lwm) => lwm.jump_opt_threads,
-        DivergenceStats::Pdom => 0,
+        DivergenceStats::Pdom | DivergenceStats::Tbc(_) => 0,
     }
 }
 
@@ -226,8 +238,13 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     }
     assert!(s.simd_utilisation <= 1.0 + 1e-9, "{at}");
     let st = &s.stalls;
-    let reasons =
-        st.memory_serialization + st.memory + st.barrier + st.pipeline + st.empty + st.drain;
+    let reasons = st.memory_serialization
+        + st.memory
+        + st.barrier
+        + st.compaction
+        + st.pipeline
+        + st.empty
+        + st.drain;
     // The stall reasons are counted as the cycles pass; the idle cycles are what the
     // histogram leaves: two counts of one thing.
     assert_eq!(reasons, s.idle_cycles, "{at}: {st:?}");
@@ -1362,10 +1379,109 @@ fn shared_dumps_and_straddling_accesses_are_refused() {
     }
 }
 
-/// The CAPRI paper's workloads (`kernels/capri/`) match their oracle on the baseline.
+/// The CAPRI paper's workloads (`kernels/capri/`) match their oracle on the baseline and
+/// under thread block compaction, TBC+ and CAPRI.
 #[test]
-fn capri_workloads_match_their_oracle_on_the_baseline() {
+fn capri_workloads_match_their_oracle_on_the_baseline_and_under_compaction() {
     let names = workloads("capri");
     assert!(!names.is_empty());
-    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
+    let variants: Vec<&[&str]> = [&[][..]]
+        .into_iter()
+        .chain(COMPACTION.iter().copied())
+        .collect();
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &variants));
+}
+
+/// The divergence policies of thread block compaction, and CAPRI with a CAPT of one
+/// 1b-Sticky entry (evicting at every new branch).
+const COMPACTION: &[&[&str]] = &[
+    &["divergence=tbc"],
+    &["divergence=tbc+"],
+    &["divergence=capri"],
+    &["divergence=capri", "capt_entries=1", "capt_history=sticky"],
+];
+
+/// Every micro and LWM kernel leaves the functional run's memory and executes its thread
+/// instructions under thread block compaction, TBC+ and CAPRI (the CTA-wide stack
+/// reconverging, splitting and compacting warps on their branches, barriers and shared
+/// memory). `micro/shared_edge` is the refused-access kernel, `micro/chase` runs CTAs of
+/// one thread, which a CTA-wide stack refuses (checked here).
+#[test]
+fn every_kernel_runs_the_same_under_thread_block_compaction() {
+    let names: Vec<String> = workloads("micro")
+        .into_iter()
+        .chain(workloads("lwm"))
+        .filter(|n| n != "micro/shared_edge" && n != "micro/chase")
+        .collect();
+    weft_flow::jobs::parallel(&names, 2, |name| {
+        assert_timed_matches_functional(name, &functional_run(name), COMPACTION)
+    });
+    let out = weft(&["run", "kernels/micro/chase.c", "--set", "divergence=tbc"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("CTAs of 1 threads with divergence = tbc: a CTA-wide stack needs CTAs of at least one warp"),
+        "{}",
+        text(&out)
+    );
+}
+
+fn tbc_stats(s: &Stats) -> TbcStats {
+    match &s.divergence {
+        DivergenceStats::Tbc(t) => t.clone(),
+        other => panic!("not a thread block compaction run: {other:?}"),
+    }
+}
+
+/// CTAs of one warp on kernels whose warps never diverge: a warp that did not diverge
+/// bypasses (CAPRI's decision), and a CTA of one warp never waits for another, so CAPRI
+/// runs cycle for cycle as WPDOM, every stall reason and histogram bucket alike; the
+/// branches did reach the stack (decisions were made, every one a bypass).
+#[test]
+fn capri_is_wpdom_cycle_for_cycle_with_one_warp_per_cta_that_never_diverges() {
+    for name in ["micro/branch_aligned", "micro/stream", "capri/lib"] {
+        let (_, pdom) = timed_launch(name, &[], None, false, Some(32));
+        let (_, capri) = timed_launch(name, &["divergence=capri"], None, false, Some(32));
+        assert_eq!(
+            (pdom.cycles, &pdom.stalls, &pdom.active_lanes_histogram),
+            (capri.cycles, &capri.stalls, &capri.active_lanes_histogram),
+            "{name}"
+        );
+        let t = tbc_stats(&capri);
+        assert!(
+            t.branch_instances > 0,
+            "{name}: no branch reached the stack"
+        );
+        assert_eq!(t.bypass_ideal_bypass, t.branch_instances, "{name}: {t:?}");
+    }
+}
+
+/// Compaction forms fewer warps only where lanes allow: `branch_split` sends the same
+/// lanes down each path in every warp (no instance adequate, as many warps out as in),
+/// BFS's frontier test scatters them (adequate instances, fewer warps out, higher SIMD
+/// utilisation than WPDOM). TBC stalls every warp at every branch; the oracle calls a
+/// stall ideal only where the instance was adequate and the warp diverged.
+#[test]
+fn compaction_packs_threads_only_where_lanes_allow() {
+    let (_, split) = timed("micro/branch_split", &["divergence=tbc"]);
+    let t = tbc_stats(&split);
+    assert!(t.branch_instances > 0);
+    assert_eq!(
+        (t.adequate_instances, t.warps_after),
+        (0, t.warps_before),
+        "{t:?}"
+    );
+    let (_, pdom) = timed("lwm/bfs", &[]);
+    let (_, tbc) = timed("lwm/bfs", &["divergence=tbc"]);
+    let t = tbc_stats(&tbc);
+    assert!(
+        t.adequate_instances > 0 && t.warps_after < t.warps_before,
+        "{t:?}"
+    );
+    assert!(tbc.simd_utilisation > pdom.simd_utilisation + 0.1);
+    assert_eq!(
+        t.bypass_ideal_stall + t.bypass_ideal_bypass,
+        0,
+        "TBC always stalls"
+    );
+    assert!(t.stall_ideal_stall > 0 && t.stall_ideal_bypass > 0, "{t:?}");
 }

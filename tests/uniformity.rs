@@ -115,6 +115,7 @@ fn run_cta_wide(program: &Program, cfg: &Cfg, claimed: &BTreeSet<u32>) -> Observ
                 let mut memory = ThreadMemory {
                     image: &mut image,
                     stack: &mut stacks[i],
+                    cta: Some(env.ctaid),
                 };
                 let effect = ts[i]
                     .step(&inst, &mut memory, &env)
@@ -211,6 +212,7 @@ fn per_thread_outcomes(program: &Program, watched: &BTreeSet<u32>) -> Vec<Vec<Ve
                 let mut memory = ThreadMemory {
                     image: &mut image,
                     stack: &mut stacks[i],
+                    cta: Some(env.ctaid),
                 };
                 loop {
                     let pc = ts[i].pc;

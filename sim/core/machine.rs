@@ -237,7 +237,7 @@ impl Machine {
     /// (102.4 GB/s) with 8 banks each (64 banks), 2 KB rows. Chosen here: barrel
     /// processing in 7 stages (GPGPU-Sim 2.x issues a warp again when its instruction
     /// has left the pipeline), 64 stack entries, 8 SFU lanes with 8 extra cycles (as
-    /// `lwm`), 1-cycle L1 and 30-cycle L2 hits, 32 MSHRs merging 8 requests, 100-cycle
+    /// `lwm`), 1-cycle shared memory (as `lwm`), 1-cycle L1 and 30-cycle L2 hits, 32 MSHRs merging 8 requests, 100-cycle
     /// row hits and 110-cycle row conflicts (about GT200's 440 shader-cycle load latency
     /// at the core clock, and tRP + tRCD of 22 DRAM cycles).
     pub fn capri() -> Machine {
@@ -260,6 +260,7 @@ impl Machine {
             sfu_lanes: 8,
             sfu_latency: 8,
             private_latency: 1,
+            shared_latency: 1,
             l1_kb: 32,
             l1_ways: 8,
             l1_line: 64,

@@ -87,21 +87,65 @@ pub struct TbcStats {
 impl TbcStats {
     pub fn figures(&self, f: &mut Figures) {
         let counts = [
-            ("tbc_branch_instances", "TBC branch instances resolved", self.branch_instances),
-            ("tbc_adequate_instances", "TBC instances where compaction pays", self.adequate_instances),
-            ("tbc_stall_ideal_stall", "TBC decisions: stall, ideally stall", self.stall_ideal_stall),
-            ("tbc_stall_ideal_bypass", "TBC decisions: stall, ideally bypass", self.stall_ideal_bypass),
-            ("tbc_bypass_ideal_stall", "TBC decisions: bypass, ideally stall", self.bypass_ideal_stall),
-            ("tbc_bypass_ideal_bypass", "TBC decisions: bypass, ideally bypass", self.bypass_ideal_bypass),
-            ("tbc_warps_before", "TBC warps into resolved branches", self.warps_before),
-            ("tbc_warps_after", "TBC warps out of resolved branches", self.warps_after),
-            ("tbc_compacted_warps", "TBC warps formed by compaction", self.compacted_warps),
-            ("tbc_reconvergences", "TBC entries popped", self.reconvergences),
+            (
+                "tbc_branch_instances",
+                "TBC branch instances resolved",
+                self.branch_instances,
+            ),
+            (
+                "tbc_adequate_instances",
+                "TBC instances where compaction pays",
+                self.adequate_instances,
+            ),
+            (
+                "tbc_stall_ideal_stall",
+                "TBC decisions: stall, ideally stall",
+                self.stall_ideal_stall,
+            ),
+            (
+                "tbc_stall_ideal_bypass",
+                "TBC decisions: stall, ideally bypass",
+                self.stall_ideal_bypass,
+            ),
+            (
+                "tbc_bypass_ideal_stall",
+                "TBC decisions: bypass, ideally stall",
+                self.bypass_ideal_stall,
+            ),
+            (
+                "tbc_bypass_ideal_bypass",
+                "TBC decisions: bypass, ideally bypass",
+                self.bypass_ideal_bypass,
+            ),
+            (
+                "tbc_warps_before",
+                "TBC warps into resolved branches",
+                self.warps_before,
+            ),
+            (
+                "tbc_warps_after",
+                "TBC warps out of resolved branches",
+                self.warps_after,
+            ),
+            (
+                "tbc_compacted_warps",
+                "TBC warps formed by compaction",
+                self.compacted_warps,
+            ),
+            (
+                "tbc_reconvergences",
+                "TBC entries popped",
+                self.reconvergences,
+            ),
             ("capt_lookups", "CAPT lookups", self.capt_lookups),
             ("capt_hits", "CAPT hits", self.capt_hits),
             ("capt_inserts", "CAPT inserts", self.capt_inserts),
             ("capt_evictions", "CAPT evictions", self.capt_evictions),
-            ("capt_most_entries", "CAPT entries valid at most", self.capt_most_entries),
+            (
+                "capt_most_entries",
+                "CAPT entries valid at most",
+                self.capt_most_entries,
+            ),
         ];
         for (key, label, v) in counts {
             f.add_count(key, label, v);
@@ -302,7 +346,11 @@ impl Tbc {
 
     /// The deepest entry holding any of `rows`' threads: the path they are on.
     fn level(&self, base: usize, rows: &[u64]) -> usize {
-        let entries = &self.ctas[base].as_ref().expect("a resident CTA").stack.entries;
+        let entries = &self.ctas[base]
+            .as_ref()
+            .expect("a resident CTA")
+            .stack
+            .entries;
         (0..entries.len())
             .rev()
             .find(|&i| overlaps(&entries[i].mask, rows))
@@ -520,29 +568,37 @@ impl Tbc {
                 let s = &self.cta(base).stack;
                 (s.entries.len() - 1, s.tos().expect("an entry").clone())
             };
+            let waiting_threads: Vec<u64> = top
+                .mask
+                .iter()
+                .zip(&top.umask)
+                .map(|(m, u)| m & u)
+                .collect();
             let slots: Vec<usize> = self.slots(base).collect();
             for &w in &slots {
                 let rows = self.warps[w].as_ref().expect("a warp").rows.clone();
-                let level = self.level(base, &rows);
-                let rpc = self.cta(base).stack.entries[level].rpc;
-                let warp = self.warps[w].as_mut().expect("a warp");
-                if warp.finished {
+                if self.warps[w].as_ref().is_some_and(|x| x.finished) {
                     continue;
                 }
+                let level = self.level(base, &rows);
+                if level == top_index && overlaps(&rows, &waiting_threads) {
+                    // A bypassing warp whose path was not pushed (it went straight to the
+                    // reconvergence point): its threads are compacted with the rest.
+                    self.dissolve(w);
+                    continue;
+                }
+                let rpc = self.cta(base).stack.entries[level].rpc;
+                let warp = self.warps[w].as_mut().expect("a warp");
                 warp.on_top = level == top_index;
                 warp.rpc = rpc;
-                let waits_compaction = warp
-                    .rows
-                    .iter()
-                    .zip(top.mask.iter().zip(&top.umask))
-                    .any(|(r, (m, u))| r & m & u != 0);
-                if warp.on_top && waits_compaction {
-                    return Err(format!(
-                        "internal: warp {w}'s threads are also waiting for compaction at {:#x}",
-                        top.pc
-                    ));
-                }
             }
+            let kept = std::mem::take(&mut self.cta(base).kept);
+            let kept = kept
+                .into_iter()
+                .filter(|(rows, _)| !overlaps(rows, &waiting_threads))
+                .collect();
+            self.cta(base).kept = kept;
+            let slots: Vec<usize> = self.slots(base).collect();
             if top.pc == top.rpc {
                 if top_index == 0 {
                     // Every thread of the CTA has returned.
@@ -555,7 +611,10 @@ impl Tbc {
                 }
                 // An empty path: its warps are at its end already.
                 for &w in &slots {
-                    if self.warps[w].as_ref().is_some_and(|x| x.on_top && !x.finished) {
+                    if self.warps[w]
+                        .as_ref()
+                        .is_some_and(|x| x.on_top && !x.finished)
+                    {
                         self.dissolve(w);
                     }
                 }
@@ -643,7 +702,10 @@ impl Tbc {
         let brought = inst.warps[0] + inst.warps[1];
         let adequate = need(&inst.taken) + need(&inst.not_taken) < brought;
         let waiting = |path: &[u64]| -> Vec<u64> {
-            path.iter().zip(&inst.bypassed).map(|(p, b)| p & !b).collect()
+            path.iter()
+                .zip(&inst.bypassed)
+                .map(|(p, b)| p & !b)
+                .collect()
         };
         let after = inst.bypassing[0]
             + inst.bypassing[1]
@@ -674,6 +736,9 @@ impl Policy for Tbc {
         for (pc, step) in kernel.steps() {
             if step.inst.is_branch() {
                 self.branches.insert(pc);
+                if step.uniform {
+                    self.uniform.insert(pc);
+                }
             }
         }
         if self.scheme == Scheme::Capri {
