@@ -133,7 +133,7 @@ impl<W: Write> VcdTrace<W> {
     pub fn new(w: W, cores: usize, warps: usize, lanes: u32) -> std::io::Result<VcdTrace<W>> {
         let mut out = vcd::Writer::new(w);
         out.comment(
-            "weft core model: one time unit = one core cycle; warp states 0 free, 1 ready, 2 pipeline, 3 memory, 4 barrier, 5 done",
+            "weft core model: one time unit = one core cycle; warp states 0 free, 1 ready, 2 pipeline, 3 memory, 4 barrier, 5 done, 6 parked (thread block compaction)",
         )?;
         out.timescale(1, TimescaleUnit::NS)?;
         out.add_module("gpu")?;
