@@ -38,13 +38,27 @@
 //!              every warp: OR its masks in; bypass (stall=0) clears its threads'
 //!              umask bits (taken | not_taken) and adds 1 to WCnt of each path it
 //!              has threads on; TOS WCnt -= 1
-//!  WCnt -> 0   both paths live: TOS.pc = rpc, TOS.umask = all; depth += 2 (TOS = T),
-//!              T.WCnt += compacted(T.mask & umask)            (Figure 2(c), 7(d))
+//!  WCnt -> 0   both paths live (Figure 2(c), 7(d), with the two refinements below):
+//!                replace = depth > 1 and TOS.rpc == rpc: the TOS is popped;
+//!                else TOS.pc = rpc, TOS.umask = all, TOS.WCnt = 0;
+//!                the paths whose PC is not rpc are pushed (NT below T) with their
+//!                masks, umask and bypass WCnt; a path at rpc is not pushed (its
+//!                bypass count is dropped); depth = depth - replace + pushed;
+//!                the new TOS: the top pushed path, WCnt += compacted(mask & umask);
+//!                none pushed: the entry at rpc (the rewritten TOS, or the one below
+//!                on replace), WCnt += compacted(mask & umask) as after a pop
 //!              one path live: the TOS takes that path's PC, umask and WCnt + compacted
 //!              (no push: a non-divergent CTA-wide branch only changes the PC)
 //!  reconverge  TOS WCnt -= 1; at 0 pop: depth -= 1 and the new TOS's
 //!              WCnt += compacted(mask & umask); popping the last entry ends the CTA
 //! ```
+//! The two refinements keep the depth bounded by the kernel's nesting, not by how
+//! many iterations threads leave a loop at (as GPGPU-Sim's `simt_stack::update` and
+//! the per-warp `divergence_stack`): a loop's back edge (fall-through = rpc) replaces
+//! its entry each iteration instead of pushing two. The room check is made at the
+//! branch's first warp, for the two pending entries filled above the TOS
+//! (`depth + 2 <= DEPTH`); the resolved stack (`depth - replace + pushed`) then fits.
+//!
 //! `compacted(m)` is the adequacy evaluator's `min_warps` (= the WCU's `warps_needed`
 //! for the same mask and umask), computed in the same cycle.
 //!
@@ -152,6 +166,8 @@ pub struct TbcStack<
     below_idx: Signal<Local, Bits<DW>>,
     // locals: entry reads
     t_pc: Signal<Local, Bits<32>>,
+    t_rpc: Signal<Local, Bits<32>>,
+    t_mask: Signal<Local, Bits<N>>,
     t_umask: Signal<Local, Bits<N>>,
     t_wcnt: Signal<Local, Bits<CW>>,
     nt_mask: Signal<Local, Bits<N>>,
@@ -185,6 +201,16 @@ pub struct TbcStack<
     zero_left: Signal<Local, Bit>,
     tk_live: Signal<Local, Bit>,
     nt_live: Signal<Local, Bit>,
+    /// Both paths live: the TOS (not the base) already reconverges at the branch's rpc.
+    replace: Signal<Local, Bit>,
+    /// Both paths live: the path's PC is not the rpc, so it is pushed.
+    tk_push: Signal<Local, Bit>,
+    nt_push: Signal<Local, Bit>,
+    /// Where the first pushed path goes, where NT and T are written, the new depth.
+    p0_idx: Signal<Local, Bits<DW>>,
+    nt_w_idx: Signal<Local, Bits<DW>>,
+    tk_w_idx: Signal<Local, Bits<DW>>,
+    new_used: Signal<Local, Bits<DW>>,
     // locals: writes
     we_tos: Signal<Local, Bit>,
     we_nt: Signal<Local, Bit>,
@@ -194,6 +220,7 @@ pub struct TbcStack<
     tos_umask_val: Signal<Local, Bits<N>>,
     tos_wcnt_val: Signal<Local, Bits<CW>>,
     tk_wcnt_val: Signal<Local, Bits<CW>>,
+    nt_wcnt_val: Signal<Local, Bits<CW>>,
     below_wcnt_val: Signal<Local, Bits<CW>>,
     // constants
     idx: [Constant<Bits<DW>>; DEPTH],
@@ -265,6 +292,8 @@ impl<
             tk_idx: Default::default(),
             below_idx: Default::default(),
             t_pc: Default::default(),
+            t_rpc: Default::default(),
+            t_mask: Default::default(),
             t_umask: Default::default(),
             t_wcnt: Default::default(),
             nt_mask: Default::default(),
@@ -297,6 +326,13 @@ impl<
             zero_left: Default::default(),
             tk_live: Default::default(),
             nt_live: Default::default(),
+            replace: Default::default(),
+            tk_push: Default::default(),
+            nt_push: Default::default(),
+            p0_idx: Default::default(),
+            nt_w_idx: Default::default(),
+            tk_w_idx: Default::default(),
+            new_used: Default::default(),
             we_tos: Default::default(),
             we_nt: Default::default(),
             we_tk: Default::default(),
@@ -305,6 +341,7 @@ impl<
             tos_umask_val: Default::default(),
             tos_wcnt_val: Default::default(),
             tk_wcnt_val: Default::default(),
+            nt_wcnt_val: Default::default(),
             below_wcnt_val: Default::default(),
             idx: array_init::array_init(|e| Constant::new((e as u64).into())),
             d_zero: Constant::new(Bits::default()),
@@ -355,8 +392,8 @@ impl<
         self.t_pc.next = self.zero_pc.val();
         self.t_umask.next = self.zero_mask.val();
         self.t_wcnt.next = self.c_zero.val();
-        self.tos_rpc.next = self.zero_pc.val();
-        self.tos_mask.next = self.zero_mask.val();
+        self.t_rpc.next = self.zero_pc.val();
+        self.t_mask.next = self.zero_mask.val();
         self.nt_mask.next = self.zero_mask.val();
         self.nt_wcnt.next = self.c_zero.val();
         self.nt_pc.next = self.zero_pc.val();
@@ -373,8 +410,8 @@ impl<
                 self.t_pc.next = self.e_pc[e].q.val();
                 self.t_umask.next = self.e_umask[e].q.val();
                 self.t_wcnt.next = self.e_wcnt[e].q.val();
-                self.tos_rpc.next = self.e_rpc[e].q.val();
-                self.tos_mask.next = self.e_mask[e].q.val();
+                self.t_rpc.next = self.e_rpc[e].q.val();
+                self.t_mask.next = self.e_mask[e].q.val();
             }
             if self.idx[e].val() == self.nt_idx.val() {
                 self.nt_mask.next = self.e_mask[e].q.val();
@@ -397,6 +434,8 @@ impl<
         self.valid.next = self.used.q.val() != self.d_zero.val();
         self.depth.next = self.used.q.val();
         self.tos_pc.next = self.t_pc.val();
+        self.tos_rpc.next = self.t_rpc.val();
+        self.tos_mask.next = self.t_mask.val();
         self.tos_umask.next = self.t_umask.val();
         self.tos_wcnt.next = self.t_wcnt.val();
         self.pending.next = self.filling.q.val();
@@ -444,6 +483,23 @@ impl<
         }
         self.tk_live.next = self.new_tk_mask.val().any();
         self.nt_live.next = self.new_nt_mask.val().any();
+        // Both paths live: the TOS is replaced or re-forms at rpc; paths at rpc wait there.
+        self.replace.next =
+            (self.used.q.val() != self.d_one.val()) & (self.t_rpc.val() == self.br_rpc.val());
+        self.tk_push.next = self.br_tk_pc.val() != self.br_rpc.val();
+        self.nt_push.next = self.br_nt_pc.val() != self.br_rpc.val();
+        self.p0_idx.next = self.nt_idx.val();
+        self.new_used.next = self.used.q.val();
+        if self.replace.val() {
+            self.p0_idx.next = self.tos_idx.val();
+            self.new_used.next = self.used.q.val() - self.d_one.val();
+        }
+        if self.nt_push.val() {
+            self.new_used.next = self.new_used.val() + self.d_one.val();
+        }
+        if self.tk_push.val() {
+            self.new_used.next = self.new_used.val() + self.d_one.val();
+        }
         self.dec_wcnt.next = self.t_wcnt.val() - self.c_one.val();
         self.zero_left.next = self.dec_wcnt.val() == self.c_zero.val();
         // The mask whose compaction count the new TOS needs.
@@ -452,7 +508,18 @@ impl<
             self.evaluator.cta_mask.next = self.taken.val();
         }
         if self.do_branch.val() {
-            if self.tk_live.val() {
+            if self.tk_live.val() & self.nt_live.val() {
+                // The new TOS: the top pushed path, else the entry at rpc.
+                if self.tk_push.val() {
+                    self.evaluator.cta_mask.next = self.new_tk_mask.val() & self.new_umask.val();
+                } else if self.nt_push.val() {
+                    self.evaluator.cta_mask.next = self.new_nt_mask.val() & self.new_umask.val();
+                } else if self.replace.val() {
+                    self.evaluator.cta_mask.next = self.b_mask.val() & self.b_umask.val();
+                } else {
+                    self.evaluator.cta_mask.next = self.t_mask.val();
+                }
+            } else if self.tk_live.val() {
                 self.evaluator.cta_mask.next = self.new_tk_mask.val() & self.new_umask.val();
             } else {
                 self.evaluator.cta_mask.next = self.new_nt_mask.val() & self.new_umask.val();
@@ -470,6 +537,9 @@ impl<
         self.tos_umask_val.next = self.t_umask.val();
         self.tos_wcnt_val.next = self.dec_wcnt.val();
         self.tk_wcnt_val.next = self.new_tk_wcnt.val();
+        self.nt_wcnt_val.next = self.new_nt_wcnt.val();
+        self.nt_w_idx.next = self.nt_idx.val();
+        self.tk_w_idx.next = self.tk_idx.val();
         self.below_wcnt_val.next = self.b_wcnt.val() + self.evaluator.min_warps.val();
         self.moved.d.next = false;
         self.useful.d.next = false;
@@ -493,13 +563,34 @@ impl<
                 self.moved.d.next = true;
                 self.useful.d.next = self.evaluator.adequate.val();
                 if self.tk_live.val() & self.nt_live.val() {
-                    self.we_nt.next = true;
-                    self.we_tk.next = true;
-                    self.tk_wcnt_val.next = self.new_tk_wcnt.val() + self.evaluator.min_warps.val();
-                    self.tos_pc_val.next = self.br_rpc.val();
-                    self.tos_umask_val.next = self.all_threads.val();
-                    self.tos_wcnt_val.next = self.c_zero.val();
-                    self.used.d.next = self.used.q.val() + self.d_two.val();
+                    // NT goes first (below T); the top pushed path adds its compaction.
+                    self.we_nt.next = self.nt_push.val();
+                    self.we_tk.next = self.tk_push.val();
+                    self.nt_w_idx.next = self.p0_idx.val();
+                    self.tk_w_idx.next = self.p0_idx.val();
+                    if self.nt_push.val() {
+                        self.tk_w_idx.next = self.p0_idx.val() + self.d_one.val();
+                    }
+                    if self.tk_push.val() {
+                        self.tk_wcnt_val.next =
+                            self.new_tk_wcnt.val() + self.evaluator.min_warps.val();
+                    } else if self.nt_push.val() {
+                        self.nt_wcnt_val.next =
+                            self.new_nt_wcnt.val() + self.evaluator.min_warps.val();
+                    }
+                    if self.replace.val() {
+                        // Popped; with no path pushed the entry below is the TOS.
+                        self.we_tos.next = false;
+                        self.we_below.next = !(self.tk_push.val() | self.nt_push.val());
+                    } else {
+                        self.tos_pc_val.next = self.br_rpc.val();
+                        self.tos_umask_val.next = self.all_threads.val();
+                        self.tos_wcnt_val.next = self.c_zero.val();
+                        if !(self.tk_push.val() | self.nt_push.val()) {
+                            self.tos_wcnt_val.next = self.evaluator.min_warps.val();
+                        }
+                    }
+                    self.used.d.next = self.new_used.val();
                 } else if self.nt_live.val() {
                     self.tos_pc_val.next = self.br_nt_pc.val();
                     self.tos_umask_val.next = self.new_umask.val();
@@ -531,14 +622,14 @@ impl<
                 self.e_umask[e].d.next = self.tos_umask_val.val();
                 self.e_wcnt[e].d.next = self.tos_wcnt_val.val();
             }
-            if self.we_nt.val() & (self.idx[e].val() == self.nt_idx.val()) {
+            if self.we_nt.val() & (self.idx[e].val() == self.nt_w_idx.val()) {
                 self.e_mask[e].d.next = self.new_nt_mask.val();
                 self.e_umask[e].d.next = self.new_umask.val();
-                self.e_wcnt[e].d.next = self.new_nt_wcnt.val();
+                self.e_wcnt[e].d.next = self.nt_wcnt_val.val();
                 self.e_pc[e].d.next = self.br_nt_pc.val();
                 self.e_rpc[e].d.next = self.br_rpc.val();
             }
-            if self.we_tk.val() & (self.idx[e].val() == self.tk_idx.val()) {
+            if self.we_tk.val() & (self.idx[e].val() == self.tk_w_idx.val()) {
                 self.e_mask[e].d.next = self.new_tk_mask.val();
                 self.e_umask[e].d.next = self.new_umask.val();
                 self.e_wcnt[e].d.next = self.tk_wcnt_val.val();

@@ -4,6 +4,30 @@
 //! where compacted warps mix threads of several home warps, a warp that bypasses is
 //! any set of threads, and clearing whole home rows would drop the threads of a
 //! stalled warp that share a row with it out of the compaction (lost threads).
+//!
+//! Depth bounded by the kernel's nesting (as the per-warp divergence stack, SPEC §2.4,
+//! and GPGPU-Sim's `simt_stack::update`), not by how many iterations threads leave a
+//! loop at. When the last warp of a branch with reconvergence PC `R` arrives
+//! (`WCnt` of the TOS reaches 0) and both paths have threads:
+//! - `replace` = the TOS is not the base entry and its own `rpc` is `R`: the TOS is
+//!   popped (the entry below already waits for `R`'s threads); otherwise the TOS
+//!   becomes the reconvergence entry (`pc := R`, `umask` := every thread, `WCnt := 0`);
+//! - a path whose PC is `R` is not pushed: its threads wait in that entry at `R`, and
+//!   the bypass count of the path is dropped (they are compacted with the rest there);
+//! - the other paths are pushed, not-taken below taken, with the masks, update mask
+//!   and bypass counts they were filled with; the new TOS (the top pushed path) adds
+//!   the compacted count of its waiting threads (`mask & umask`) to its `WCnt`;
+//! - if no path is pushed, the new TOS is the entry at `R` (the rewritten TOS, or
+//!   with `replace` the entry below): as after a pop, its `WCnt` grows by the
+//!   compacted count of its `mask & umask`, and `changed`/`wcu_useful` follow it.
+//!
+//! With `p` the paths pushed and `r` = 1 on `replace`, the stack ends with
+//! `len - r + p <= len + 2` entries. The capacity check is made when the branch's
+//! first warp arrives, before anyone knows which paths will be live: the pending
+//! entries are filled in the two entries above the TOS (the RTL's storage), so it
+//! needs `len + 2 <= capacity` (else `overflow`, the event is dropped); the result
+//! then always fits. A branch with one live path only moves the TOS (no push), as
+//! before, even when that path's PC is `R`.
 use crate::lib::column_compactor::min_groups;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -175,14 +199,30 @@ impl TbcStack {
                 let tk_live = tk.mask.iter().any(|&m| m != 0);
                 let nt_live = nt.mask.iter().any(|&m| m != 0);
                 if tk_live && nt_live {
-                    tk.wcnt += self.compacted(&tk.mask, &tk.umask);
-                    let all = self.all();
-                    let t = self.entries.last_mut().unwrap();
-                    t.pc = tk.rpc;
-                    t.umask = all;
-                    t.wcnt = 0;
-                    self.entries.push(nt);
-                    self.entries.push(tk);
+                    let rpc = tk.rpc;
+                    let replace = self.entries.len() > 1 && self.entries.last().unwrap().rpc == rpc;
+                    // Not-taken below taken; a path already at `R` waits in the entry there.
+                    let mut paths: Vec<Entry> =
+                        [nt, tk].into_iter().filter(|p| p.pc != rpc).collect();
+                    if replace {
+                        self.entries.pop();
+                    } else {
+                        let all = self.all();
+                        let t = self.entries.last_mut().unwrap();
+                        t.pc = rpc;
+                        t.umask = all;
+                        t.wcnt = 0;
+                    }
+                    if let Some(top) = paths.last_mut() {
+                        let (m, u) = (top.mask.clone(), top.umask.clone());
+                        top.wcnt += self.compacted(&m, &u);
+                        self.entries.extend(paths);
+                    } else {
+                        // The entry at `R` with every thread is the TOS, as after a pop.
+                        let b = self.entries.last().cloned().unwrap();
+                        let c = self.compacted(&b.mask, &b.umask);
+                        self.entries.last_mut().unwrap().wcnt += c;
+                    }
                 } else {
                     let p = if nt_live { nt } else { tk };
                     let c = self.compacted(&p.mask, &p.umask);
@@ -272,9 +312,17 @@ mod tests {
     fn a_stalling_warp_clears_nothing_and_bypass_splits_paths() {
         let mut s = at_shared_rows();
         // B stalls first, then A bypasses with threads on both paths: +1 WCnt on each.
-        s.clock(false, &branch(true, [0, 0b0110, 0b1001], [0; 3]));
+        // A join of its own (0xd8, not the TOS's 0xd0): the TOS is not replaced.
+        let pcs = (0xb0, 0xc0, 0xd8);
+        s.clock(
+            false,
+            &br_at(true, vec![0, 0b0110, 0b1001], vec![0; 3], pcs),
+        );
         assert_eq!(s.pend.as_ref().unwrap().1.umask, vec![0b1111; 3]);
-        s.clock(false, &branch(false, [0b0011, 0, 0], [0b0100, 0b1000, 0]));
+        s.clock(
+            false,
+            &br_at(false, vec![0b0011, 0, 0], vec![0b0100, 0b1000, 0], pcs),
+        );
         // Both paths live: the TOS becomes the reconvergence entry, then C (not taken:
         // A's W0 lane 2 and W1 lane 3, all bypassed) and B (taken) are pushed.
         assert_eq!(s.entries.len(), 5);
@@ -288,5 +336,231 @@ mod tests {
         assert!(s.wcu_useful);
         // The reconvergence entry re-forms with every thread waiting.
         assert_eq!(s.entries[2].umask, vec![0b1111; 3]);
+    }
+
+    fn br_at(stall: bool, taken: Vec<u64>, not_taken: Vec<u64>, pcs: (u32, u32, u32)) -> Event {
+        Event::Branch {
+            stall,
+            taken,
+            not_taken,
+            taken_pc: pcs.0,
+            not_taken_pc: pcs.1,
+            rpc: pcs.2,
+        }
+    }
+
+    /// The threads of `mask` in warps of at most one thread per lane, each warp taking
+    /// the next not yet taken thread of every lane (an independent column compaction):
+    /// as many warps as the fullest lane has threads.
+    fn lane_warps(mask: &[u64], lanes: usize) -> Vec<Vec<u64>> {
+        let mut out: Vec<Vec<u64>> = vec![];
+        for c in 0..lanes {
+            let rows = (0..mask.len()).filter(|&r| mask[r] >> c & 1 == 1);
+            for (k, r) in rows.enumerate() {
+                if out.len() == k {
+                    out.push(vec![0; mask.len()]);
+                }
+                out[k][r] |= 1 << c;
+            }
+        }
+        out
+    }
+
+    fn launched(mask: Vec<u64>) -> TbcStack {
+        let mut s = TbcStack::new(3, 4, 8);
+        s.clock(
+            false,
+            &Event::Launch {
+                mask,
+                pc: 0x10,
+                rpc: 0xf0,
+            },
+        );
+        s
+    }
+
+    #[test]
+    fn a_loop_left_at_every_iteration_keeps_its_depth() {
+        // do { ... } while (i < n[t]): back edge taken to 0x10, fall-through = exit =
+        // reconvergence PC 0x40. Thread k (row-major) leaves at iteration k + 1.
+        let pcs = (0x10, 0x40, 0x40);
+        let all = vec![0b1111u64; 3];
+        let mut s = launched(all.clone());
+        let mut live = all.clone();
+        let mut max_depth = 0;
+        // Warps that bypassed into the loop entry (their taken threads).
+        let mut bypassed: Vec<Vec<u64>> = vec![];
+        for k in 0..12 {
+            let leaving: Vec<u64> = (0..3)
+                .map(|r| if r == k / 4 { 1 << (k % 4) } else { 0 })
+                .collect();
+            let t = s.tos().unwrap().clone();
+            assert_eq!(
+                (t.pc, t.mask.clone()),
+                (0x10, live.clone()),
+                "iteration {k}"
+            );
+            let warps: Vec<Vec<u64>> = if k == 0 {
+                (0..3)
+                    .map(|r| (0..3).map(|q| if q == r { 0b1111 } else { 0 }).collect())
+                    .collect()
+            } else {
+                // Bypassed warps keep their form; the threads that waited compact.
+                let mut waiting = live.clone();
+                for b in &bypassed {
+                    for r in 0..3 {
+                        waiting[r] &= !b[r];
+                    }
+                }
+                let mut w = bypassed.clone();
+                w.extend(lane_warps(&waiting, 4));
+                w
+            };
+            bypassed.clear();
+            assert_eq!(
+                t.wcnt,
+                warps.len(),
+                "iteration {k}: WCnt = the warps formed"
+            );
+            for (i, w) in warps.iter().enumerate() {
+                let nt: Vec<u64> = (0..3).map(|r| w[r] & leaving[r]).collect();
+                let tk: Vec<u64> = (0..3).map(|r| w[r] & !leaving[r]).collect();
+                // Every other warp bypasses: bypass counts of a path at `R` are dropped.
+                let stall = i % 2 == 0;
+                if !stall && tk.iter().any(|&m| m != 0) {
+                    bypassed.push(tk.clone());
+                }
+                s.clock(false, &br_at(stall, tk, nt, pcs));
+            }
+            assert!(s.changed && !s.overflow && !s.error, "iteration {k}");
+            for r in 0..3 {
+                live[r] &= !leaving[r];
+            }
+            max_depth = max_depth.max(s.entries.len());
+            if k < 11 {
+                // The base waits at the exit with every thread; one loop entry above.
+                assert_eq!(s.entries.len(), 2, "iteration {k}");
+                assert_eq!((s.entries[0].pc, s.entries[0].wcnt), (0x40, 0));
+                assert_eq!(s.entries[0].umask, all);
+            }
+        }
+        assert!(max_depth <= 3, "depth {max_depth}");
+        // The last thread left: one path live, the loop entry moves to the exit.
+        let t = s.tos().unwrap().clone();
+        assert_eq!((t.pc, t.mask, t.wcnt), (0x40, vec![0, 0, 0b1000], 1));
+        s.clock(false, &Event::Reconverge);
+        assert_eq!(s.entries.len(), 1);
+        let b = s.tos().unwrap();
+        assert_eq!(
+            (b.pc, b.mask.clone(), b.wcnt),
+            (0x40, all.clone(), lane_warps(&all, 4).len())
+        );
+    }
+
+    #[test]
+    fn an_if_then_pushes_only_the_then_path() {
+        let mut s = launched(vec![0b1111; 3]);
+        // Not-taken = the join 0x40 = R: those threads wait in the base.
+        for r in 0..3 {
+            let (mut tk, mut nt) = (vec![0; 3], vec![0; 3]);
+            tk[r] = 1 << r;
+            nt[r] = 0b1111 & !(1 << r);
+            s.clock(false, &br_at(true, tk, nt, (0x20, 0x40, 0x40)));
+        }
+        assert_eq!(s.entries.len(), 2);
+        let b = &s.entries[0];
+        assert_eq!((b.pc, b.wcnt, b.umask.clone()), (0x40, 0, vec![0b1111; 3]));
+        let t = s.tos().unwrap();
+        // Lanes 0, 1, 2 of three warps compact into one warp.
+        assert_eq!((t.pc, t.rpc, t.mask.clone()), (0x20, 0x40, vec![1, 2, 4]));
+        assert_eq!(t.wcnt, 1);
+        assert!(s.changed && s.wcu_useful);
+        s.clock(false, &Event::Reconverge);
+        let b = s.tos().unwrap();
+        assert_eq!((s.entries.len(), b.pc), (1, 0x40));
+        assert_eq!(b.wcnt, lane_warps(&[0b1111; 3], 4).len());
+    }
+
+    #[test]
+    fn a_branch_with_both_paths_at_its_join_pushes_nothing() {
+        let mut s = launched(vec![0b0001, 0b0010, 0b0100]);
+        let pcs = (0x40, 0x40, 0x40);
+        // W0 bypasses taken, W1 and W2 stall not taken; both targets are R.
+        s.clock(false, &br_at(false, vec![1, 0, 0], vec![0; 3], pcs));
+        s.clock(false, &br_at(true, vec![0; 3], vec![0, 0b0010, 0], pcs));
+        s.clock(false, &br_at(true, vec![0; 3], vec![0, 0, 0b0100], pcs));
+        let t = s.tos().unwrap();
+        // The base at R with every thread waiting (W0's bypass count dropped): the
+        // three threads are in different lanes, one compacted warp.
+        assert_eq!(s.entries.len(), 1);
+        assert_eq!((t.pc, t.wcnt, t.umask.clone()), (0x40, 1, vec![0b1111; 3]));
+        assert!(s.changed && s.wcu_useful);
+    }
+
+    /// An outer if-else, join 0x40: W0 and W1 lanes 0, 1 to 0x20 (two warps, A = W0's
+    /// and B = W1's, one per thread of lane 0), the rest to 0x30.
+    fn outer_if_else() -> TbcStack {
+        let mut s = launched(vec![0b1111; 3]);
+        let tk = [0b0011, 0b0011, 0];
+        for r in 0..3 {
+            let (mut t, mut n) = (vec![0; 3], vec![0; 3]);
+            t[r] = tk[r];
+            n[r] = 0b1111 & !tk[r];
+            s.clock(false, &br_at(true, t, n, (0x20, 0x30, 0x40)));
+        }
+        assert_eq!(s.entries.len(), 3);
+        let t = s.tos().unwrap();
+        assert_eq!((t.pc, t.wcnt), (0x20, lane_warps(&tk, 4).len()));
+        s
+    }
+
+    #[test]
+    fn nested_ifs_sharing_a_join_replace_the_top() {
+        let mut s = outer_if_else();
+        // Inner if-else in the then-block, same join: lane 0 to 0x24, lane 1 to 0x28.
+        // Warp A (W0 lanes 0, 1) bypasses, warp B (W1 lanes 0, 1) stalls.
+        let pcs = (0x24, 0x28, 0x40);
+        s.clock(false, &br_at(false, vec![1, 0, 0], vec![2, 0, 0], pcs));
+        s.clock(false, &br_at(true, vec![0, 1, 0], vec![0, 2, 0], pcs));
+        // The then-entry is replaced, not turned into a join of its own.
+        assert_eq!(s.entries.len(), 4);
+        let pcs: Vec<(u32, u32)> = s.entries.iter().map(|e| (e.pc, e.rpc)).collect();
+        assert_eq!(
+            pcs,
+            [(0x40, 0xf0), (0x30, 0x40), (0x28, 0x40), (0x24, 0x40)]
+        );
+        let (nt, tk) = (&s.entries[2], &s.entries[3]);
+        assert_eq!((nt.mask.clone(), nt.wcnt), (vec![2, 2, 0], 1));
+        // Taken: A bypassed (1) + W1 lane 0 compacted (1).
+        assert_eq!((tk.mask.clone(), tk.wcnt), (vec![1, 1, 0], 2));
+        assert_eq!(tk.umask, vec![0b1100, 0b1111, 0b1111]);
+        assert_eq!(nt.umask, tk.umask);
+        s.clock(false, &Event::Reconverge);
+        s.clock(false, &Event::Reconverge);
+        // The inner else-entry: A's bypass count + W1 lane 1 compacted.
+        assert_eq!((s.tos().unwrap().pc, s.tos().unwrap().wcnt), (0x28, 1 + 1));
+        let pcs = (0x40, 0x40, 0x40);
+        s.clock(false, &br_at(true, vec![2, 0, 0], vec![0; 3], pcs));
+        s.clock(false, &br_at(true, vec![0, 2, 0], vec![0; 3], pcs));
+        // One path live: it stays as before (the TOS moves to 0x40).
+        assert_eq!((s.entries.len(), s.tos().unwrap().pc), (3, 0x40));
+    }
+
+    #[test]
+    fn a_replace_with_both_paths_at_the_join_pops_to_the_entry_below() {
+        let mut s = outer_if_else();
+        // The then-entry splits, both targets at its own join; A bypasses (its count
+        // is dropped with the entry).
+        let pcs = (0x40, 0x40, 0x40);
+        s.clock(false, &br_at(false, vec![1, 0, 0], vec![2, 0, 0], pcs));
+        s.clock(false, &br_at(true, vec![0, 1, 0], vec![0, 2, 0], pcs));
+        assert_eq!(s.entries.len(), 2);
+        let t = s.tos().unwrap();
+        // The else entry, as after a pop: every thread of it compacted.
+        let mask = vec![0b1100, 0b1100, 0b1111];
+        let warps = lane_warps(&mask, 4).len();
+        assert_eq!((t.pc, t.mask.clone(), t.wcnt), (0x30, mask, warps));
+        assert_eq!(warps, 3);
+        assert!(s.changed && !s.wcu_useful);
     }
 }

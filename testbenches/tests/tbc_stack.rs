@@ -28,6 +28,26 @@ fn equivalence<
     bench.mixed_bypasses
 }
 
+#[test]
+fn the_depth_rules_are_exercised() {
+    // Each rule of a divergent branch's resolution is hit, checked against the
+    // bench's own reckoning of the depth, cycle by cycle against the RTL.
+    let mut bench = TbcStackBench::<3, 4, 12, 8, 4, 2>::default();
+    run(&mut bench, 50_000, 23, Outputs::default()).unwrap();
+    let h = bench.hits;
+    assert!(h.replaced > 50, "{h:?}");
+    assert!(h.path_at_rpc > 50, "{h:?}");
+    assert!(h.none_pushed > 10, "{h:?}");
+    assert!(h.both_pushed > 50, "{h:?}");
+    let mut bench = TbcStackBench::<8, 32, 256, 8, 4, 4>::default();
+    run(&mut bench, 20_000, 24, Outputs::default()).unwrap();
+    let h = bench.hits;
+    assert!(
+        h.replaced > 5 && h.path_at_rpc > 5 && h.none_pushed > 0,
+        "{h:?}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
     #[test]

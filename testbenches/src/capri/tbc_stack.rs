@@ -4,6 +4,9 @@
 //! in random order with random stall/bypass choices (any warp may bypass, compacted
 //! warps mixing home rows too), and now and then an illegal event; RTL vs model every
 //! cycle, `WCnt` contracts, and every thread of a new TOS in exactly one of its warps.
+//! Branch targets often equal their reconvergence PC, and that PC often equals the
+//! TOS's own: the bench works out on its own which paths a divergent branch pushes and
+//! whether it replaces the TOS (counted in `hits`), and checks the stack's depth.
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::{bits_from_rows, rows_from_bits, small};
 use rand::Rng;
@@ -118,6 +121,30 @@ pub struct TbcStackBench<
     /// Bypasses by warps whose threads come from more than one home row (compacted
     /// warps): the coverage a per-warp update mask could not take.
     pub mixed_bypasses: u64,
+    /// Divergent branches resolved, by rule: see `Hits`.
+    pub hits: Hits,
+}
+
+/// Divergent branches (both paths live) resolved, by what the depth rules do.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hits {
+    /// The TOS was replaced (its rpc is the branch's, not the base).
+    pub replaced: u64,
+    /// A path at the reconvergence PC was not pushed.
+    pub path_at_rpc: u64,
+    /// Both paths at the reconvergence PC: nothing pushed.
+    pub none_pushed: u64,
+    /// Both paths pushed on a TOS that re-formed at rpc (the paper's case).
+    pub both_pushed: u64,
+}
+
+/// What a divergent branch's last warp does to the stack, worked out from the
+/// entries before it: (replace, not-taken pushed, taken pushed).
+#[derive(Clone, Copy, Debug)]
+struct Resolution {
+    replace: bool,
+    nt_push: bool,
+    tk_push: bool,
 }
 
 impl<
@@ -205,6 +232,7 @@ impl<
             bypassed: vec![],
             pend_bypassed: (vec![], vec![]),
             mixed_bypasses: 0,
+            hits: Hits::default(),
         }
     }
 }
@@ -262,7 +290,55 @@ impl<
             rng.gen_ratio(1, 2)
         };
         self.style = rng.gen_range(0..5);
-        self.pcs = (rng.gen(), rng.gen(), rng.gen());
+        let mut pcs: (u32, u32, u32) = (rng.gen(), rng.gen(), rng.gen());
+        // The TOS's own join (replaces the TOS but at the base), and targets at the
+        // join (an if-then, a loop's back edge, an empty if-else), often enough.
+        if rng.gen_ratio(1, 2) {
+            pcs.2 = t.rpc;
+        }
+        match rng.gen_range(0..5) {
+            0 => pcs.1 = pcs.2,
+            1 => pcs.0 = pcs.2,
+            2 => (pcs.0, pcs.1) = (pcs.2, pcs.2),
+            _ => {}
+        }
+        self.pcs = pcs;
+    }
+
+    /// The depth rules for a branch the model takes, if it is the last warp of a
+    /// divergent one.
+    fn resolution(&self, event: &Event) -> Option<Resolution> {
+        let Event::Branch {
+            taken,
+            not_taken,
+            taken_pc,
+            not_taken_pc,
+            rpc,
+            ..
+        } = event
+        else {
+            return None;
+        };
+        let m = &self.model;
+        let t = m.tos()?;
+        if t.wcnt != 1 {
+            return None;
+        }
+        let live = |prev: Option<&Vec<u64>>, new: &[u64]| {
+            let bits = crate::capri::adequacy_evaluator::lane_mask(LANES);
+            (0..WARPS).any(|w| (prev.map_or(0, |p| p[w]) | new[w]) & bits != 0)
+        };
+        let (tk_pc, nt_pc, rpc) = match &m.pend {
+            Some((nt, tk)) => (tk.pc, nt.pc, tk.rpc),
+            None => (*taken_pc, *not_taken_pc, *rpc),
+        };
+        let tk_live = live(m.pend.as_ref().map(|p| &p.1.mask), taken);
+        let nt_live = live(m.pend.as_ref().map(|p| &p.0.mask), not_taken);
+        (tk_live && nt_live).then(|| Resolution {
+            replace: m.entries.len() > 1 && t.rpc == rpc,
+            nt_push: nt_pc != rpc,
+            tk_push: tk_pc != rpc,
+        })
     }
 
     /// Whether the model takes `event` (else it drops it and flags it).
@@ -279,7 +355,7 @@ impl<
 
     /// Follows the warps that bypass through the model's entries, after the model has
     /// taken `event` (`depth`: its entries before).
-    fn record_bypass(&mut self, event: &Event, depth: usize) {
+    fn record_bypass(&mut self, event: &Event, depth: usize, res: Option<Resolution>) {
         match event {
             Event::Launch { .. } => {
                 self.bypassed = vec![vec![]];
@@ -305,13 +381,21 @@ impl<
                 }
                 if self.model.changed {
                     let (nt, tk) = std::mem::take(&mut self.pend_bypassed);
-                    if self.model.entries.len() == depth + 2 {
-                        // The TOS became the reconvergence entry: every thread waits.
-                        if let Some(b) = self.bypassed.last_mut() {
+                    if let Some(r) = res {
+                        if r.replace {
+                            // Popped: the entry below keeps its own bypassed warps.
+                            self.bypassed.pop();
+                        } else if let Some(b) = self.bypassed.last_mut() {
+                            // The TOS re-formed at rpc: every thread waits.
                             b.clear();
                         }
-                        self.bypassed.push(nt);
-                        self.bypassed.push(tk);
+                        // A path at rpc is not pushed: its bypassed warps wait there.
+                        if r.nt_push {
+                            self.bypassed.push(nt);
+                        }
+                        if r.tk_push {
+                            self.bypassed.push(tk);
+                        }
                     } else if let Some(b) = self.bypassed.last_mut() {
                         // One path live: the other path's list is empty.
                         *b = nt.into_iter().chain(tk).collect();
@@ -502,9 +586,30 @@ impl<
         }
         let depth = self.model.entries.len();
         let applies = self.applies(&i.event);
+        let res = (!i.reset && applies)
+            .then(|| self.resolution(&i.event))
+            .flatten();
         self.model.clock(i.reset, &i.event);
+        if let Some(r) = res {
+            let pushed = usize::from(r.nt_push) + usize::from(r.tk_push);
+            let expected = depth - usize::from(r.replace) + pushed;
+            contract(
+                "a divergent branch leaves depth - replaced + paths not at rpc",
+                self.model.entries.len() == expected,
+                || {
+                    format!(
+                        "{depth} entries before, {} after, {r:?}",
+                        self.model.entries.len()
+                    )
+                },
+            )?;
+            self.hits.replaced += u64::from(r.replace);
+            self.hits.path_at_rpc += u64::from(!r.nt_push || !r.tk_push);
+            self.hits.none_pushed += u64::from(pushed == 0);
+            self.hits.both_pushed += u64::from(pushed == 2 && !r.replace);
+        }
         if !i.reset && applies {
-            self.record_bypass(&i.event, depth);
+            self.record_bypass(&i.event, depth, res);
         }
         if i.reset {
             self.illegal = false;
