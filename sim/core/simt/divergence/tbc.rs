@@ -587,7 +587,23 @@ impl Tbc {
                     self.dissolve(w);
                     continue;
                 }
-                let rpc = self.cta(base).stack.entries[level].rpc;
+                // A warp at the PC of a reconvergence entry below the top went straight
+                // to the join (its path was not pushed): its threads wait in that entry,
+                // which compacts every thread when it comes up, so the warp dissolves.
+                let pc = self.warps[w].as_ref().expect("a warp").pc;
+                let entries = &self.ctas[base]
+                    .as_ref()
+                    .expect("a resident CTA")
+                    .stack
+                    .entries;
+                let at_join = level < top_index
+                    && entries[level + 1].rpc == entries[level].pc
+                    && pc == entries[level].pc;
+                let rpc = entries[level].rpc;
+                if at_join {
+                    self.dissolve(w);
+                    continue;
+                }
                 let warp = self.warps[w].as_mut().expect("a warp");
                 warp.on_top = level == top_index;
                 warp.rpc = rpc;
