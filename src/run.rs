@@ -242,14 +242,20 @@ fn print_text(
         println!("functional run (no timing) in {seconds:.2} s");
         return;
     };
-    let scheduler = if m.fetch_group == m.warps {
+    let scheduler = if m.sticky_cta {
+        "sticky round robin by CTA".to_string()
+    } else if m.fetch_group == m.warps {
         "round robin".to_string()
     } else {
         format!("two-level, fetch groups of {}", m.fetch_group)
     };
     println!(
-        "machine {name}: {} core(s) of {} lanes, {} warps of {}, {:?} divergence, {scheduler}",
-        m.cores, m.lanes, m.warps, m.warp_size, m.divergence
+        "machine {name}: {} core(s) of {} lanes, {} warps of {}, {} divergence, {scheduler}",
+        m.cores,
+        m.lanes,
+        m.warps,
+        m.warp_size,
+        m.divergence.name()
     );
     // Every figure of the run; a second cache level only when the machine has one.
     let width = 41;

@@ -22,6 +22,19 @@ pub enum Divergence {
     Capri,
 }
 
+impl Divergence {
+    /// The key's value (`tbc+` for [`Divergence::TbcPlus`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Divergence::Pdom => "pdom",
+            Divergence::Lwm => "lwm",
+            Divergence::Tbc => "tbc",
+            Divergence::TbcPlus => "tbc+",
+            Divergence::Capri => "capri",
+        }
+    }
+}
+
 /// How a CAPT entry remembers a branch's adequacy (CAPRI §3.2, §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

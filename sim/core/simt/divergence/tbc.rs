@@ -176,7 +176,7 @@ impl TbcStats {
 }
 
 pub fn check(m: &Machine) -> Result<(), String> {
-    let name = divergence_name(m.divergence);
+    let name = m.divergence.name();
     if m.warp_size != m.lanes {
         return Err(format!(
             "warp_size = {} with divergence = {name}: a warp is one row of {} lanes",
@@ -201,21 +201,11 @@ pub fn check_launch(m: &Machine, cta: u32) -> Result<(), String> {
     if cta < m.warp_size {
         return Err(format!(
             "CTAs of {cta} threads with divergence = {}: a CTA-wide stack needs CTAs of at least one warp ({} threads)",
-            divergence_name(m.divergence),
+            m.divergence.name(),
             m.warp_size
         ));
     }
     Ok(())
-}
-
-fn divergence_name(d: Divergence) -> &'static str {
-    match d {
-        Divergence::Tbc => "tbc",
-        Divergence::TbcPlus => "tbc+",
-        Divergence::Capri => "capri",
-        Divergence::Pdom => "pdom",
-        Divergence::Lwm => "lwm",
-    }
 }
 
 /// A branch (or, under TBC, a jump) a warp executed, for the stack once it completes.
@@ -334,7 +324,7 @@ impl Tbc {
             due: 0,
             changes: vec![],
             stats: TbcStats {
-                scheme: divergence_name(m.divergence).into(),
+                scheme: m.divergence.name().into(),
                 ..TbcStats::default()
             },
         }
