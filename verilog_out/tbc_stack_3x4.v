@@ -198,6 +198,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  [3:0] tk_idx;
     reg  [3:0] below_idx;
     reg  [31:0] t_pc;
+    reg  [31:0] t_rpc;
+    reg  [11:0] t_mask;
     reg  [11:0] t_umask;
     reg  [1:0] t_wcnt;
     reg  [11:0] nt_mask;
@@ -230,6 +232,13 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  zero_left;
     reg  tk_live;
     reg  nt_live;
+    reg  replace;
+    reg  tk_push;
+    reg  nt_push;
+    reg  [3:0] p0_idx;
+    reg  [3:0] nt_w_idx;
+    reg  [3:0] tk_w_idx;
+    reg  [3:0] new_used;
     reg  we_tos;
     reg  we_nt;
     reg  we_tk;
@@ -238,6 +247,7 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
     reg  [11:0] tos_umask_val;
     reg  [1:0] tos_wcnt_val;
     reg  [1:0] tk_wcnt_val;
+    reg  [1:0] nt_wcnt_val;
     reg  [1:0] below_wcnt_val;
 
     // Sub module instances
@@ -579,8 +589,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         t_pc = zero_pc;
         t_umask = zero_mask;
         t_wcnt = c_zero;
-        tos_rpc = zero_pc;
-        tos_mask = zero_mask;
+        t_rpc = zero_pc;
+        t_mask = zero_mask;
         nt_mask = zero_mask;
         nt_wcnt = c_zero;
         nt_pc = zero_pc;
@@ -596,8 +606,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$0$q;
             t_umask = e_umask$0$q;
             t_wcnt = e_wcnt$0$q;
-            tos_rpc = e_rpc$0$q;
-            tos_mask = e_mask$0$q;
+            t_rpc = e_rpc$0$q;
+            t_mask = e_mask$0$q;
         end
         if (idx$0 == nt_idx) begin
             nt_mask = e_mask$0$q;
@@ -620,8 +630,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$1$q;
             t_umask = e_umask$1$q;
             t_wcnt = e_wcnt$1$q;
-            tos_rpc = e_rpc$1$q;
-            tos_mask = e_mask$1$q;
+            t_rpc = e_rpc$1$q;
+            t_mask = e_mask$1$q;
         end
         if (idx$1 == nt_idx) begin
             nt_mask = e_mask$1$q;
@@ -644,8 +654,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$2$q;
             t_umask = e_umask$2$q;
             t_wcnt = e_wcnt$2$q;
-            tos_rpc = e_rpc$2$q;
-            tos_mask = e_mask$2$q;
+            t_rpc = e_rpc$2$q;
+            t_mask = e_mask$2$q;
         end
         if (idx$2 == nt_idx) begin
             nt_mask = e_mask$2$q;
@@ -668,8 +678,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$3$q;
             t_umask = e_umask$3$q;
             t_wcnt = e_wcnt$3$q;
-            tos_rpc = e_rpc$3$q;
-            tos_mask = e_mask$3$q;
+            t_rpc = e_rpc$3$q;
+            t_mask = e_mask$3$q;
         end
         if (idx$3 == nt_idx) begin
             nt_mask = e_mask$3$q;
@@ -692,8 +702,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$4$q;
             t_umask = e_umask$4$q;
             t_wcnt = e_wcnt$4$q;
-            tos_rpc = e_rpc$4$q;
-            tos_mask = e_mask$4$q;
+            t_rpc = e_rpc$4$q;
+            t_mask = e_mask$4$q;
         end
         if (idx$4 == nt_idx) begin
             nt_mask = e_mask$4$q;
@@ -716,8 +726,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$5$q;
             t_umask = e_umask$5$q;
             t_wcnt = e_wcnt$5$q;
-            tos_rpc = e_rpc$5$q;
-            tos_mask = e_mask$5$q;
+            t_rpc = e_rpc$5$q;
+            t_mask = e_mask$5$q;
         end
         if (idx$5 == nt_idx) begin
             nt_mask = e_mask$5$q;
@@ -740,8 +750,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$6$q;
             t_umask = e_umask$6$q;
             t_wcnt = e_wcnt$6$q;
-            tos_rpc = e_rpc$6$q;
-            tos_mask = e_mask$6$q;
+            t_rpc = e_rpc$6$q;
+            t_mask = e_mask$6$q;
         end
         if (idx$6 == nt_idx) begin
             nt_mask = e_mask$6$q;
@@ -764,8 +774,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             t_pc = e_pc$7$q;
             t_umask = e_umask$7$q;
             t_wcnt = e_wcnt$7$q;
-            tos_rpc = e_rpc$7$q;
-            tos_mask = e_mask$7$q;
+            t_rpc = e_rpc$7$q;
+            t_mask = e_mask$7$q;
         end
         if (idx$7 == nt_idx) begin
             nt_mask = e_mask$7$q;
@@ -787,6 +797,8 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         valid = used$q != d_zero;
         depth = used$q;
         tos_pc = t_pc;
+        tos_rpc = t_rpc;
+        tos_mask = t_mask;
         tos_umask = t_umask;
         tos_wcnt = t_wcnt;
         pending = filling$q;
@@ -830,6 +842,21 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         end
         tk_live = |new_tk_mask;
         nt_live = |new_nt_mask;
+        replace = (used$q != d_one) & (t_rpc == br_rpc);
+        tk_push = br_tk_pc != br_rpc;
+        nt_push = br_nt_pc != br_rpc;
+        p0_idx = nt_idx;
+        new_used = used$q;
+        if (replace) begin
+            p0_idx = tos_idx;
+            new_used = used$q - d_one;
+        end
+        if (nt_push) begin
+            new_used = new_used + d_one;
+        end
+        if (tk_push) begin
+            new_used = new_used + d_one;
+        end
         dec_wcnt = t_wcnt - c_one;
         zero_left = dec_wcnt == c_zero;
         evaluator$cta_mask = zero_mask;
@@ -837,7 +864,21 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             evaluator$cta_mask = taken;
         end
         if (do_branch) begin
-            if (tk_live) begin
+            if (tk_live & nt_live) begin
+                if (tk_push) begin
+                    evaluator$cta_mask = new_tk_mask & new_umask;
+                end
+                else if (nt_push) begin
+                    evaluator$cta_mask = new_nt_mask & new_umask;
+                end
+                else if (replace) begin
+                    evaluator$cta_mask = b_mask & b_umask;
+                end
+                else begin
+                    evaluator$cta_mask = t_mask;
+                end
+            end
+            else if (tk_live) begin
                 evaluator$cta_mask = new_tk_mask & new_umask;
             end
             else begin
@@ -855,6 +896,9 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
         tos_umask_val = t_umask;
         tos_wcnt_val = dec_wcnt;
         tk_wcnt_val = new_tk_wcnt;
+        nt_wcnt_val = new_nt_wcnt;
+        nt_w_idx = nt_idx;
+        tk_w_idx = tk_idx;
         below_wcnt_val = b_wcnt + evaluator$min_warps;
         moved$d = 1'b0;
         useful$d = 1'b0;
@@ -879,13 +923,32 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
                 moved$d = 1'b1;
                 useful$d = evaluator$adequate;
                 if (tk_live & nt_live) begin
-                    we_nt = 1'b1;
-                    we_tk = 1'b1;
-                    tk_wcnt_val = new_tk_wcnt + evaluator$min_warps;
-                    tos_pc_val = br_rpc;
-                    tos_umask_val = all_threads;
-                    tos_wcnt_val = c_zero;
-                    used$d = used$q + d_two;
+                    we_nt = nt_push;
+                    we_tk = tk_push;
+                    nt_w_idx = p0_idx;
+                    tk_w_idx = p0_idx;
+                    if (nt_push) begin
+                        tk_w_idx = p0_idx + d_one;
+                    end
+                    if (tk_push) begin
+                        tk_wcnt_val = new_tk_wcnt + evaluator$min_warps;
+                    end
+                    else if (nt_push) begin
+                        nt_wcnt_val = new_nt_wcnt + evaluator$min_warps;
+                    end
+                    if (replace) begin
+                        we_tos = 1'b0;
+                        we_below = ~(tk_push | nt_push);
+                    end
+                    else begin
+                        tos_pc_val = br_rpc;
+                        tos_umask_val = all_threads;
+                        tos_wcnt_val = c_zero;
+                        if (~(tk_push | nt_push)) begin
+                            tos_wcnt_val = evaluator$min_warps;
+                        end
+                    end
+                    used$d = new_used;
                 end
                 else if (nt_live) begin
                     tos_pc_val = br_nt_pc;
@@ -915,14 +978,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$0$d = tos_umask_val;
             e_wcnt$0$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$0 == nt_idx)) begin
+        if (we_nt & (idx$0 == nt_w_idx)) begin
             e_mask$0$d = new_nt_mask;
             e_umask$0$d = new_umask;
-            e_wcnt$0$d = new_nt_wcnt;
+            e_wcnt$0$d = nt_wcnt_val;
             e_pc$0$d = br_nt_pc;
             e_rpc$0$d = br_rpc;
         end
-        if (we_tk & (idx$0 == tk_idx)) begin
+        if (we_tk & (idx$0 == tk_w_idx)) begin
             e_mask$0$d = new_tk_mask;
             e_umask$0$d = new_umask;
             e_wcnt$0$d = tk_wcnt_val;
@@ -951,14 +1014,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$1$d = tos_umask_val;
             e_wcnt$1$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$1 == nt_idx)) begin
+        if (we_nt & (idx$1 == nt_w_idx)) begin
             e_mask$1$d = new_nt_mask;
             e_umask$1$d = new_umask;
-            e_wcnt$1$d = new_nt_wcnt;
+            e_wcnt$1$d = nt_wcnt_val;
             e_pc$1$d = br_nt_pc;
             e_rpc$1$d = br_rpc;
         end
-        if (we_tk & (idx$1 == tk_idx)) begin
+        if (we_tk & (idx$1 == tk_w_idx)) begin
             e_mask$1$d = new_tk_mask;
             e_umask$1$d = new_umask;
             e_wcnt$1$d = tk_wcnt_val;
@@ -987,14 +1050,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$2$d = tos_umask_val;
             e_wcnt$2$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$2 == nt_idx)) begin
+        if (we_nt & (idx$2 == nt_w_idx)) begin
             e_mask$2$d = new_nt_mask;
             e_umask$2$d = new_umask;
-            e_wcnt$2$d = new_nt_wcnt;
+            e_wcnt$2$d = nt_wcnt_val;
             e_pc$2$d = br_nt_pc;
             e_rpc$2$d = br_rpc;
         end
-        if (we_tk & (idx$2 == tk_idx)) begin
+        if (we_tk & (idx$2 == tk_w_idx)) begin
             e_mask$2$d = new_tk_mask;
             e_umask$2$d = new_umask;
             e_wcnt$2$d = tk_wcnt_val;
@@ -1023,14 +1086,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$3$d = tos_umask_val;
             e_wcnt$3$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$3 == nt_idx)) begin
+        if (we_nt & (idx$3 == nt_w_idx)) begin
             e_mask$3$d = new_nt_mask;
             e_umask$3$d = new_umask;
-            e_wcnt$3$d = new_nt_wcnt;
+            e_wcnt$3$d = nt_wcnt_val;
             e_pc$3$d = br_nt_pc;
             e_rpc$3$d = br_rpc;
         end
-        if (we_tk & (idx$3 == tk_idx)) begin
+        if (we_tk & (idx$3 == tk_w_idx)) begin
             e_mask$3$d = new_tk_mask;
             e_umask$3$d = new_umask;
             e_wcnt$3$d = tk_wcnt_val;
@@ -1059,14 +1122,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$4$d = tos_umask_val;
             e_wcnt$4$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$4 == nt_idx)) begin
+        if (we_nt & (idx$4 == nt_w_idx)) begin
             e_mask$4$d = new_nt_mask;
             e_umask$4$d = new_umask;
-            e_wcnt$4$d = new_nt_wcnt;
+            e_wcnt$4$d = nt_wcnt_val;
             e_pc$4$d = br_nt_pc;
             e_rpc$4$d = br_rpc;
         end
-        if (we_tk & (idx$4 == tk_idx)) begin
+        if (we_tk & (idx$4 == tk_w_idx)) begin
             e_mask$4$d = new_tk_mask;
             e_umask$4$d = new_umask;
             e_wcnt$4$d = tk_wcnt_val;
@@ -1095,14 +1158,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$5$d = tos_umask_val;
             e_wcnt$5$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$5 == nt_idx)) begin
+        if (we_nt & (idx$5 == nt_w_idx)) begin
             e_mask$5$d = new_nt_mask;
             e_umask$5$d = new_umask;
-            e_wcnt$5$d = new_nt_wcnt;
+            e_wcnt$5$d = nt_wcnt_val;
             e_pc$5$d = br_nt_pc;
             e_rpc$5$d = br_rpc;
         end
-        if (we_tk & (idx$5 == tk_idx)) begin
+        if (we_tk & (idx$5 == tk_w_idx)) begin
             e_mask$5$d = new_tk_mask;
             e_umask$5$d = new_umask;
             e_wcnt$5$d = tk_wcnt_val;
@@ -1131,14 +1194,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$6$d = tos_umask_val;
             e_wcnt$6$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$6 == nt_idx)) begin
+        if (we_nt & (idx$6 == nt_w_idx)) begin
             e_mask$6$d = new_nt_mask;
             e_umask$6$d = new_umask;
-            e_wcnt$6$d = new_nt_wcnt;
+            e_wcnt$6$d = nt_wcnt_val;
             e_pc$6$d = br_nt_pc;
             e_rpc$6$d = br_rpc;
         end
-        if (we_tk & (idx$6 == tk_idx)) begin
+        if (we_tk & (idx$6 == tk_w_idx)) begin
             e_mask$6$d = new_tk_mask;
             e_umask$6$d = new_umask;
             e_wcnt$6$d = tk_wcnt_val;
@@ -1167,14 +1230,14 @@ module tbc_stack_3x4(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,
             e_umask$7$d = tos_umask_val;
             e_wcnt$7$d = tos_wcnt_val;
         end
-        if (we_nt & (idx$7 == nt_idx)) begin
+        if (we_nt & (idx$7 == nt_w_idx)) begin
             e_mask$7$d = new_nt_mask;
             e_umask$7$d = new_umask;
-            e_wcnt$7$d = new_nt_wcnt;
+            e_wcnt$7$d = nt_wcnt_val;
             e_pc$7$d = br_nt_pc;
             e_rpc$7$d = br_rpc;
         end
-        if (we_tk & (idx$7 == tk_idx)) begin
+        if (we_tk & (idx$7 == tk_w_idx)) begin
             e_mask$7$d = new_tk_mask;
             e_umask$7$d = new_umask;
             e_wcnt$7$d = tk_wcnt_val;

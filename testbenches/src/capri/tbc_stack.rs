@@ -201,6 +201,24 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "new_tk_wcnt = new_tk_wcnt + c_one;",
         "new_tk_wcnt = new_tk_wcnt;",
     ),
+    // A taken path at the rpc is pushed anyway (the depth grows per loop iteration).
+    (
+        "p_depth",
+        "tk_push = br_tk_pc != br_rpc;",
+        "tk_push = 1'b1;",
+    ),
+    // A TOS that already reconverges at the rpc is not replaced.
+    (
+        "p_depth",
+        "replace = (used$q != d_one) & (t_rpc == br_rpc);",
+        "replace = 1'b0;",
+    ),
+    // The re-formed TOS keeps the update mask it had.
+    (
+        "p_join",
+        "tos_umask_val = all_threads;",
+        "tos_umask_val = t_umask;",
+    ),
 ];
 
 impl<
@@ -334,7 +352,7 @@ impl<
         };
         let tk_live = live(m.pend.as_ref().map(|p| &p.1.mask), taken);
         let nt_live = live(m.pend.as_ref().map(|p| &p.0.mask), not_taken);
-        (tk_live && nt_live).then(|| Resolution {
+        (tk_live && nt_live).then_some(Resolution {
             replace: m.entries.len() > 1 && t.rpc == rpc,
             nt_push: nt_pc != rpc,
             tk_push: tk_pc != rpc,
