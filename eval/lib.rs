@@ -10,8 +10,10 @@
 //! page's tables, data and charts ([`page`]) and the cost rows from the report
 //! ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
 //!
-//! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6).
+//! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6), [`capri`]
+//! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5).
 
+pub mod capri;
 pub mod cost;
 pub mod lwm;
 pub mod measure;
@@ -29,10 +31,16 @@ use weft_sim::core::machine::Machine;
 use workload::Workload;
 
 /// Every study `weft eval` runs: (name, what it is).
-pub const STUDIES: &[(&str, &str)] = &[(
-    lwm::NAME,
-    "Large warps and two-level scheduling (LWM paper §6)",
-)];
+pub const STUDIES: &[(&str, &str)] = &[
+    (
+        lwm::NAME,
+        "Large warps and two-level scheduling (LWM paper §6)",
+    ),
+    (
+        capri::NAME,
+        "Thread block compaction, TBC+ and CAPRI (CAPRI paper §4-5)",
+    ),
+];
 
 /// One study: its points over the machine preset, and its page from the runs.
 pub trait Study: Sync {
@@ -97,6 +105,7 @@ pub struct Options {
 pub fn run_named(name: &str, options: &Options, log: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
     match name {
         lwm::NAME => run(&lwm::Lwm::new(), options, log),
+        capri::NAME => run(&capri::Capri::new(), options, log),
         _ => Err(unknown(name)),
     }
 }
@@ -115,6 +124,7 @@ pub fn render_recorded(name: &str, dir: &std::path::Path) -> Result<Vec<(String,
     }
     match name {
         lwm::NAME => render(&lwm::Lwm::new(), dir),
+        capri::NAME => render(&capri::Capri::new(), dir),
         _ => Err(unknown(name)),
     }
 }

@@ -2,7 +2,7 @@
 use crate::workload::{run_to_end, Workload};
 use serde::{Deserialize, Serialize};
 use weft_sim::core::machine::Machine;
-use weft_sim::core::simt::stats::Value;
+use weft_sim::core::simt::stats::{Figures, Value};
 use weft_sim::core::simt::Stats;
 
 /// What one run measured: the statistics the studies read, flat, as the JSON records
@@ -25,6 +25,70 @@ pub struct Measured {
     pub idle_fraction: f64,
     pub active_lanes_histogram: Vec<u64>,
     pub host_seconds: f64,
+    /// Thread block compaction's counts and what they are read beside (the CAPRI study's
+    /// runs; absent from the others', so their data stays as recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<Compaction>,
+}
+
+/// What a run under thread block compaction counted (zero for what a policy does not
+/// count: WPDOM makes no compaction decisions), and the launch and memory figures its
+/// study reads beside them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Compaction {
+    /// The launch: threads in all, threads per CTA.
+    pub threads: u32,
+    pub cta_threads: u32,
+    pub idle_cycles: u64,
+    pub l1_misses: u64,
+    pub l2_misses: u64,
+    /// Idle cycles where some warp waits for its CTA's stack.
+    pub compaction_stalls: u64,
+    /// Branch instances resolved, and those where compaction pays (adequate).
+    pub branch_instances: u64,
+    pub adequate_instances: u64,
+    /// The decisions against the oracle's labels: (decision, ideal).
+    pub stall_ideal_stall: u64,
+    pub stall_ideal_bypass: u64,
+    pub bypass_ideal_stall: u64,
+    pub bypass_ideal_bypass: u64,
+    /// Warps into and out of resolved branches, and warps formed by compaction.
+    pub warps_before: u64,
+    pub warps_after: u64,
+    pub compacted_warps: u64,
+    /// CAPT entries valid at most (on any core).
+    pub capt_most_entries: u64,
+}
+
+impl Compaction {
+    /// The counts of `f`; a policy's counts it does not report are zero.
+    pub fn of(f: &Figures, w: &Workload) -> Result<Compaction, String> {
+        let policy = |key: &str| -> Result<u64, String> {
+            if f.0.iter().any(|x| x.key == key) {
+                f.count(key)
+            } else {
+                Ok(0)
+            }
+        };
+        Ok(Compaction {
+            threads: w.launch.threads,
+            cta_threads: w.launch.cta,
+            idle_cycles: f.count("idle_cycles")?,
+            l1_misses: f.count("l1_misses")?,
+            l2_misses: f.count("l2_misses")?,
+            compaction_stalls: f.count("stalls_compaction")?,
+            branch_instances: policy("tbc_branch_instances")?,
+            adequate_instances: policy("tbc_adequate_instances")?,
+            stall_ideal_stall: policy("tbc_stall_ideal_stall")?,
+            stall_ideal_bypass: policy("tbc_stall_ideal_bypass")?,
+            bypass_ideal_stall: policy("tbc_bypass_ideal_stall")?,
+            bypass_ideal_bypass: policy("tbc_bypass_ideal_bypass")?,
+            warps_before: policy("tbc_warps_before")?,
+            warps_after: policy("tbc_warps_after")?,
+            compacted_warps: policy("tbc_compacted_warps")?,
+            capt_most_entries: policy("capt_most_entries")?,
+        })
+    }
 }
 
 impl Measured {
@@ -47,6 +111,7 @@ impl Measured {
                 v => return Err(format!("active_lanes_histogram is {v:?}")),
             },
             host_seconds,
+            compaction: None,
         })
     }
 }
@@ -55,6 +120,17 @@ impl Measured {
 pub fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
     let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
     Measured::of(run.stats, run.seconds)
+}
+
+/// Runs `w` on the SIMT core with `machine`, with thread block compaction's counts.
+pub fn simt_with_compaction(w: &Workload, machine: &Machine) -> Result<Measured, String> {
+    let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
+    let compaction =
+        Compaction::of(&run.stats.figures(), w).map_err(|e| format!("{}: {e}", w.name))?;
+    Ok(Measured {
+        compaction: Some(compaction),
+        ..Measured::of(run.stats, run.seconds)?
+    })
 }
 
 /// The machine `--machine NAME|FILE.toml` and `--set KEY=VALUE`... describe.

@@ -212,6 +212,12 @@ fn the_lwm_page_regenerates() {
 }
 
 #[test]
+fn the_capri_page_regenerates() {
+    // One divergent and one non-divergent workload of Table 2, both among the cheapest.
+    assert_page_regenerates(&weft_eval::capri::Capri::new(), &["backp", "fft"]);
+}
+
+#[test]
 fn a_workload_that_is_not_there_is_named() {
     at_the_root();
     let options = Options {
