@@ -309,7 +309,7 @@ impl CapriPage<'_> {
             })
             .collect();
         let mut mean = vec!["**mean**".to_string()];
-        mean.extend(std::iter::repeat("".to_string()).take(schemes.len() + 1));
+        mean.extend(std::iter::repeat_n(String::new(), schemes.len() + 1));
         mean.extend(
             schemes
                 .iter()
