@@ -211,14 +211,11 @@ impl Core {
     /// `sticky_cta` the first free aligned group (the fetch group of the CTA); fewer
     /// than `need` when they are not free.
     fn free_slots(&mut self, need: usize) -> Vec<usize> {
-        let free = |w: &usize| self.warps[*w].state == State::Free;
         if !self.sticky_cta {
             if self.policy.consecutive() {
-                return (0..=self.warps.len().saturating_sub(need))
-                    .map(|first| first..first + need)
-                    .find(|slots| slots.clone().all(|w| free(&w)))
-                    .map_or(vec![], |slots| slots.collect());
+                return self.free_window(need, 1, self.warps.len());
             }
+            let free = |w: &usize| self.warps[*w].state == State::Free;
             return (0..self.warps.len()).filter(free).take(need).collect();
         }
         let group = *self.sticky.get_or_insert(need);
@@ -229,9 +226,19 @@ impl Core {
         if self.scheduler.groups() != Some((groups, group)) {
             self.scheduler = Scheduler::sticky(groups, group);
         }
-        (0..groups)
-            .map(|g| g * group..(g + 1) * group)
-            .find(|slots| slots.clone().all(|w| free(&w)))
+        self.free_window(need, group, groups * group)
+    }
+
+    /// The first `need` consecutive free slots below `end` that start at a multiple of
+    /// `step`; none when there are no such slots.
+    fn free_window(&self, need: usize, step: usize, end: usize) -> Vec<usize> {
+        if need > end {
+            return vec![];
+        }
+        (0..=end - need)
+            .step_by(step)
+            .map(|first| first..first + need)
+            .find(|slots| slots.clone().all(|w| self.warps[w].state == State::Free))
             .map_or(vec![], |slots| slots.collect())
     }
 
