@@ -44,6 +44,20 @@ pub struct Compaction {
     pub l2_misses: u64,
     /// Idle cycles where some warp waits for its CTA's stack.
     pub compaction_stalls: u64,
+    /// The other idle cycles by reason (with `compaction_stalls` they sum to
+    /// `idle_cycles`): the memory unit busy with an earlier instruction's lines, a
+    /// load's data not back, a barrier, every warp in the pipeline, no warp, the last
+    /// stores draining.
+    pub idle_memory_serialization: u64,
+    pub idle_memory: u64,
+    pub idle_barrier: u64,
+    pub idle_pipeline: u64,
+    pub idle_empty: u64,
+    pub idle_drain: u64,
+    /// L1 load lookups (one per distinct line per warp instruction).
+    pub l1_loads: u64,
+    /// Cores x cycles: the busy core-cycles (lanes at work) plus `idle_cycles`.
+    pub core_cycles: u64,
     /// Branch instances resolved, and those where compaction pays (adequate).
     pub branch_instances: u64,
     pub adequate_instances: u64,
@@ -62,7 +76,7 @@ pub struct Compaction {
 
 impl Compaction {
     /// The counts of `f`; a policy's counts it does not report are zero.
-    pub fn of(f: &Figures, w: &Workload) -> Result<Compaction, String> {
+    pub fn of(f: &Figures, w: &Workload, cores: u32) -> Result<Compaction, String> {
         let policy = |key: &str| -> Result<u64, String> {
             if f.0.iter().any(|x| x.key == key) {
                 f.count(key)
@@ -77,6 +91,14 @@ impl Compaction {
             l1_misses: f.count("l1_misses")?,
             l2_misses: f.count("l2_misses")?,
             compaction_stalls: f.count("stalls_compaction")?,
+            idle_memory_serialization: f.count("stalls_memory_serialization")?,
+            idle_memory: f.count("stalls_memory")?,
+            idle_barrier: f.count("stalls_barrier")?,
+            idle_pipeline: f.count("stalls_pipeline")?,
+            idle_empty: f.count("stalls_empty")?,
+            idle_drain: f.count("stalls_drain")?,
+            l1_loads: f.count("l1_loads")?,
+            core_cycles: f.count("cycles")? * u64::from(cores),
             branch_instances: policy("tbc_branch_instances")?,
             adequate_instances: policy("tbc_adequate_instances")?,
             stall_ideal_stall: policy("tbc_stall_ideal_stall")?,
@@ -125,8 +147,8 @@ pub fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
 /// Runs `w` on the SIMT core with `machine`, with thread block compaction's counts.
 pub fn simt_with_compaction(w: &Workload, machine: &Machine) -> Result<Measured, String> {
     let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
-    let compaction =
-        Compaction::of(&run.stats.figures(), w).map_err(|e| format!("{}: {e}", w.name))?;
+    let compaction = Compaction::of(&run.stats.figures(), w, machine.cores)
+        .map_err(|e| format!("{}: {e}", w.name))?;
     Ok(Measured {
         compaction: Some(compaction),
         ..Measured::of(run.stats, run.seconds)?

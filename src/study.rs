@@ -29,9 +29,28 @@ pub struct EvalArgs {
     /// Runs at a time.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
+    /// Run nothing: render the page and charts again from `--out`'s recorded data
+    /// (STUDY.json), after a change to the page's code.
+    #[arg(long, conflicts_with_all = ["dir", "only"])]
+    render: bool,
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), String> {
+    if args.render {
+        let files = weft_eval::render_recorded(&args.study, &args.out)?;
+        for (file, text) in &files {
+            let path = args.out.join(file);
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        eprintln!(
+            "rendered {} files in {} from {}.json",
+            files.len(),
+            args.out.display(),
+            args.study
+        );
+        return Ok(());
+    }
     weft_flow::commands::output_folder("--out", &args.out)?;
     let options = weft_eval::Options {
         out: args.out,

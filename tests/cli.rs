@@ -456,6 +456,24 @@ fn export_without_yosys_prints_the_published_figures() {
 /// starts a tool or a run: each refusal below comes with its message on a PATH without
 /// any tool (a tool started first would fail with "not found" instead), and no output
 /// of a run.
+/// `weft eval STUDY --render` writes the page and charts its recorded data renders,
+/// without running: from the committed data, the committed page.
+#[test]
+fn eval_render_rewrites_a_page_from_its_recorded_data() {
+    let out = scratch("render");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/eval");
+    std::fs::copy(committed.join("capri.json"), out.join("capri.json")).unwrap();
+    let run = weft(&["eval", "capri", "--render", "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run));
+    for file in ["capri.md", "capri.json", "capri-fig11.svg"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(file)).unwrap(),
+            std::fs::read_to_string(committed.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
 #[test]
 fn every_command_refuses_bad_arguments_before_starting() {
     let dir = scratch("refusals");
@@ -591,6 +609,10 @@ fn every_command_refuses_bad_arguments_before_starting() {
         (
             vec!["eval", "lwm", "--out", &under_file("eval")],
             "--out ".to_string() + &under_file("eval") + ": cannot create the folder",
+        ),
+        (
+            vec!["eval", "capri", "--render", "--out", &under_file("render")],
+            "cannot read ".to_string() + &under_file("render") + "/capri.json",
         ),
     ]
     .into_iter()

@@ -792,9 +792,7 @@ fn check_workload(name: &str, variants: &[&[&str]]) {
             "{name}: `{output}` differs from its reference"
         );
     }
-    let source =
-        std::fs::read_to_string(Path::new(ROOT).join(format!("kernels/{name}.c"))).unwrap();
-    if source.contains("weft_barrier(") {
+    if kernel_source(name).contains("weft_barrier(") {
         assert!(
             !expected.is_empty(),
             "{name} uses barriers: it needs expected_ references"
@@ -805,6 +803,25 @@ fn check_workload(name: &str, variants: &[&[&str]]) {
         assert_same_symbols(name, "functional", &run.image, &native);
     }
     assert_timed_matches_functional(name, &run, variants);
+}
+
+/// A kernel's source with the kernels it includes (`#include "other.c"`: a variant of a
+/// study's workload that changes one `#define`), so that what it calls is seen.
+fn kernel_source(name: &str) -> String {
+    let path = Path::new(ROOT).join(format!("kernels/{name}.c"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let mut all = source.clone();
+    for line in source.lines() {
+        if let Some(other) = line
+            .strip_prefix("#include \"")
+            .and_then(|l| l.strip_suffix(".c\""))
+        {
+            all.push_str(
+                &std::fs::read_to_string(path.with_file_name(format!("{other}.c"))).unwrap(),
+            );
+        }
+    }
+    all
 }
 
 /// The kernels of one study's folder (`kernels/<dir>/*.c`), as `dir/name`, sorted.

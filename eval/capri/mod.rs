@@ -22,6 +22,29 @@ pub const NAME: &str = "capri";
 /// CAPT sizes of Fig. 12 besides the preset's 32; 0 is one entry per branch (unlimited).
 pub const CAPT_SWEEP: [u32; 6] = [1, 2, 4, 8, 16, 0];
 
+/// Kernels that differ from a Table 2 workload in one choice the paper leaves open, run
+/// beside it (in neither class, so outside every mean): (variant, workload, the choice
+/// the variant makes instead).
+pub const CHOICES: [(&str, &str, &str); 3] = [
+    (
+        "mum_switch",
+        "mum",
+        "the child picked by the original's `switch` on the base (clang threads its default \
+         case into the no-edge exit) instead of branch-free by the base's code",
+    ),
+    (
+        "tpacf_branch",
+        "tpacf",
+        "the bin search's `if` as written, a short branch on RV32IMF (no conditional move), \
+         instead of branch-free as nvcc predicates it",
+    ),
+    (
+        "cfd_rows",
+        "cfd",
+        "elements numbered row by row instead of in bricks of a warp's 32 cells",
+    ),
+];
+
 /// One scheme of the study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Scheme {

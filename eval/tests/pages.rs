@@ -217,6 +217,46 @@ fn the_capri_page_regenerates() {
     assert_page_regenerates(&weft_eval::capri::Capri::new(), &["backp", "fft"]);
 }
 
+/// The capri page splits every run's core-cycles into busy and idle ones and reads a
+/// scheme's change in cycles as the sum of the parts' changes: that holds only if each
+/// idle core-cycle is counted once, under one reason, on every recorded run.
+#[test]
+fn every_capri_run_counts_each_idle_core_cycle_under_one_reason() {
+    let root = at_the_root();
+    let data: Value = serde_json::from_str(&read(&root.join("docs/eval/capri.json"))).unwrap();
+    let mut runs = 0;
+    for (label, config) in data["configs"].as_object().unwrap() {
+        for (w, run) in config["runs"].as_object().unwrap() {
+            let c = &run["compaction"];
+            let n = |k: &str| {
+                c[k].as_u64()
+                    .unwrap_or_else(|| panic!("{label} {w}: no {k}"))
+            };
+            let reasons = [
+                "idle_memory_serialization",
+                "idle_memory",
+                "idle_barrier",
+                "compaction_stalls",
+                "idle_pipeline",
+                "idle_empty",
+                "idle_drain",
+            ];
+            let idle: u64 = reasons.iter().map(|k| n(k)).sum();
+            assert_eq!(idle, n("idle_cycles"), "{label} on {w}");
+            // Every warp instruction keeps the lanes busy for at least one cycle.
+            let busy = n("core_cycles")
+                .checked_sub(idle)
+                .unwrap_or_else(|| panic!("{label} on {w}: more idle than core-cycles"));
+            assert!(
+                busy >= run["warp_instructions"].as_u64().unwrap(),
+                "{label} on {w}"
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs >= 12 * 11, "{runs} runs");
+}
+
 #[test]
 fn a_workload_that_is_not_there_is_named() {
     at_the_root();

@@ -13,8 +13,8 @@
  * cell's parity (a tetrahedron's 4 faces); a face leaving the box is far field (2.6 % of
  * the faces), a face of or into the wing (a thin plate inside the box) is a wall (0.5 %).
  * Element ids go brick by brick (4 x 4 x 2 cells, a warp), so that they are spatially
- * compact as a mesh generator's are; numbered row by row instead, every warp that crosses
- * a row or a boundary plane mixes far-field faces into interior ones, and the SIMD
+ * compact as a mesh generator's are; numbered row by row instead (cfd_rows.c), every warp
+ * that crosses a row or a boundary plane mixes far-field faces into interior ones, and the SIMD
  * utilisation falls from 96 % to 90 %. The state: Rodinia's free stream (Mach 1.2, angle
  * of attack 0) perturbed per cell by a seeded LCG. 61 440 elements in CTAs of 192
  * (Rodinia's block size). */
@@ -70,10 +70,15 @@ static void flux_contribution(float density_energy, float pressure, float3 m, fl
 }
 
 /* Element ids: bricks of 4 x 4 x 2 cells (32, a warp) in x-fastest order, cells x-fastest
- * in a brick, so that ids are spatially compact as a mesh generator's are. */
+ * in a brick, so that ids are spatially compact as a mesh generator's are
+ * (cfd_rows.c defines CFD_ROW_NUMBERING: x fastest, then y, then z). */
 static int32_t cell(int x, int y, int z) {
+#ifdef CFD_ROW_NUMBERING
+    return x + NX * (y + NY * z);
+#else
     int32_t brick = x / 4 + (NX / 4) * (y / 4 + (NY / 4) * (z / 2));
     return brick * 32 + x % 4 + 4 * (y % 4 + 4 * (z % 2));
+#endif
 }
 
 /* The wing: a plate one cell thick in the middle of the box. */

@@ -8,8 +8,8 @@
  * included; what differs: the tree is in plain arrays indexed by node (the original's 2-D
  * textures and their coordinate arithmetic), results carry the node index, and the child
  * is picked by the base's 2-bit code, branch-free, where the original has a `switch` whose
- * cases are moves (written as a switch, clang threads its default case into the no-edge
- * exit, so diverged lanes would not rejoin before the next start).
+ * cases are moves (written as a switch, mum_switch.c, clang threads its default case into
+ * the no-edge exit, so diverged lanes would not rejoin before the next start).
  * Inputs as the original's (data/NC_003997.20k.fna, NC_003997_q25bp.50k.fna, -l 20): a
  * reference of 20 000 bases (here i.i.d. at B. anthracis' 35% GC) and 50 000 queries of
  * 25 bases drawn, as its genreads.py draws them, from the whole 5.2 Mbp genome, so that
@@ -159,7 +159,18 @@ void weft_kernel(void) {
         char c = q[qry_match_len];
         while (c != '\0') {
             prev = cur;
+#ifdef MUM_SWITCH
+            /* mum_switch.c: the original's switch on the base */
+            switch (c) {
+            case 'A': cur = children[cur][0]; break;
+            case 'C': cur = children[cur][1]; break;
+            case 'G': cur = children[cur][2]; break;
+            case 'T': cur = children[cur][3]; break;
+            default: cur = 0; break;
+            }
+#else
             cur = children[cur][base_code(c)];
+#endif
             if (cur == 0) {
                 /* No edge to follow out of the node. */
                 set_result(prev, result, 0, qry_match_len, min_match_len, FORWARD);

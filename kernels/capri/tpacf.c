@@ -5,7 +5,8 @@
  * the second set per tile of 256 (`if (tid + j < NUM_ELEMENTS)`) and loops over the first
  * set (to the tile's end when a set meets itself): a dot product of unit vectors, the binary
  * search of the 20 bin edges (`while (max > min + 1)`, 4 or 5 trips, its `if` a select as
- * nvcc predicates it), and the guarded count (`distance` in range, each self pair once);
+ * nvcc predicates it; tpacf_branch.c keeps the branch), and the guarded count (`distance`
+ * in range, each self pair once);
  * after the loop a barrier-separated tree reduction sums the per-thread histograms. Counts
  * go to shared memory (WEFT_SHARED) as the original's; Parboil adds them with atomicAdd
  * into 16 histograms per warp (2 threads each), RV32IMF has no atomics, so HISTS_PER_WARP is
@@ -160,11 +161,19 @@ void weft_kernel(void) {
             uint32_t min = 0, max = NUM_BINS;
             while (max > min + 1) {
                 uint32_t k2 = (min + max) / 2;
+#ifdef TPACF_SEARCH_BRANCH
+                /* tpacf_branch.c: as written; RV32 has no conditional move, so a branch */
+                if (distance >= binb[k2])
+                    max = k2;
+                else
+                    min = k2;
+#else
                 /* if (distance >= binb[k2]) max = k2; else min = k2; as nvcc predicates it */
                 uint32_t m = -(uint32_t)(distance >= binb[k2]);
                 __asm__ volatile("" : "+r"(m));
                 max = (k2 & m) | (max & ~m);
                 min = (min & m) | (k2 & ~m);
+#endif
             }
             uint32_t bin_index = max - 1;
             uint32_t warpnum = tid / (WARP_SIZE / HISTS_PER_WARP);

@@ -24,7 +24,8 @@ pub struct Stalls {
     /// No live warp on the core while CTAs are still to come (launch start, CTA
     /// turnover, a core without work).
     pub empty: u64,
-    /// Every CTA has finished: the last stores are still being written to DRAM.
+    /// Every CTA is launched and none is left on this core: it waits for the other
+    /// cores to finish theirs (the tail) or for its last stores to drain.
     pub drain: u64,
 }
 
@@ -326,7 +327,11 @@ impl Stats {
             st.pipeline,
         );
         f.add_count("stalls_empty", "idle: no warp on the core", st.empty);
-        f.add_count("stalls_drain", "idle: draining the last stores", st.drain);
+        f.add_count(
+            "stalls_drain",
+            "idle: the core's CTAs done, not the kernel's (tail)",
+            st.drain,
+        );
         f.add_count(
             "private_accesses",
             "private accesses",
