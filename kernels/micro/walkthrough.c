@@ -1,11 +1,14 @@
-/* walkthrough: the CAPRI paper's walk-through (§2.2 Figures 6-7, §3) as a kernel. Each
- * CTA of 12 threads (the paper's 3 warps x 4 lanes on a 4-lane machine) runs a loop
- * of 4 rounds through A -> (B | C) -> D, the branch at the end of A sending thread t
- * (t = tid mod 12) to B when to_b[round][t] is set. Rounds 1 and 2 (counted from 0)
- * use the paper's masks (B: 0-3, 4, 7, 8, 9; C: 5, 6, 10, 11), where compaction does
- * not pay; rounds 0 and 3 a mask where it does (B: 0, 1, 6, 7, 8, 9; C: 2-5, 10, 11).
- * tests/compaction_walkthrough.rs derives by hand the warps TBC forms, the warps PDOM
- * issues and CAPRI's decisions for one such CTA. */
+/* walkthrough: the CAPRI paper's walk-through (§2.2 Figures 6-7, §3) as a kernel: a CTA
+ * of 12 threads (the paper's 3 warps x 4 lanes on a 4-lane machine) runs a loop of 4
+ * rounds through A -> (B | C) -> D, the branch at the end of A sending thread t
+ * (t = tid mod 12) to B when to_b[round][t] is set. Rounds 1 and 2 use the paper's
+ * masks (B: 0-3, 4, 7, 8, 9; C: 5, 6, 10, 11), where compaction does not pay; rounds 0
+ * and 3 a mask where it does (B: 0, 1, 6, 7, 8, 9; C: 2-5, 10, 11): a CAPT sees the
+ * branch adequate, twice not, then adequate again. tests/compaction_walkthrough.rs
+ * launches one CTA of 12 threads and derives by hand the warps TBC forms, the warps
+ * PDOM issues and CAPRI's decisions. The default launch (CTAs of 96) is for the tests
+ * that run every kernel on 32-lane machines, where a CTA-wide stack needs CTAs of at
+ * least a warp. */
 #include "weft.h"
 
 #define CTA 12
