@@ -1399,13 +1399,14 @@ fn shared_dumps_and_straddling_accesses_are_refused() {
     }
 }
 
-/// The CAPRI paper's workloads (`kernels/capri/`) match their oracle on the baseline and
-/// under thread block compaction, TBC+ and CAPRI.
+/// The CAPRI paper's workloads (`kernels/capri/`, with the variants that change one of
+/// their choices) match their oracle on the baseline, with large warps, and under thread
+/// block compaction, TBC+ and CAPRI.
 #[test]
 fn capri_workloads_match_their_oracle_on_the_baseline_and_under_compaction() {
     let names = workloads("capri");
     assert!(!names.is_empty());
-    let variants: Vec<&[&str]> = [&[][..]]
+    let variants: Vec<&[&str]> = [&[][..], &["divergence=lwm", "warp_size=64"][..]]
         .into_iter()
         .chain(COMPACTION.iter().copied())
         .collect();
