@@ -35,12 +35,15 @@ pub fn table(header: &[String], rows: &[Vec<String>]) -> String {
     s
 }
 
-/// Normalised IPC: one row per workload, one column per point (headed by its label),
-/// then the mean and the geometric mean.
-pub fn speedup_table<P: Copy + Ord>(runs: &Runs<P>, points: &[P]) -> String {
+/// Normalised IPC: the header (workload, then each point's label) and one row per
+/// workload.
+pub fn speedup_rows<P: Copy + Ord>(
+    runs: &Runs<P>,
+    points: &[P],
+) -> (Vec<String>, Vec<Vec<String>>) {
     let mut header = vec!["workload".to_string()];
     header.extend(points.iter().map(|p| runs.label(p)));
-    let mut rows: Vec<Vec<String>> = runs
+    let rows = runs
         .workloads
         .iter()
         .map(|w| {
@@ -49,6 +52,13 @@ pub fn speedup_table<P: Copy + Ord>(runs: &Runs<P>, points: &[P]) -> String {
             row
         })
         .collect();
+    (header, rows)
+}
+
+/// Normalised IPC: one row per workload, one column per point (headed by its label),
+/// then the mean and the geometric mean.
+pub fn speedup_table<P: Copy + Ord>(runs: &Runs<P>, points: &[P]) -> String {
+    let (header, mut rows) = speedup_rows(runs, points);
     for (label, f) in [
         ("**mean**", Runs::mean as fn(&Runs<P>, &P) -> f64),
         ("geometric mean", Runs::geomean),

@@ -4,7 +4,7 @@ use super::paper;
 use super::{Capri, Scheme, CHOICES};
 use crate::cost;
 use crate::measure::{Compaction, Measured};
-use crate::page::{pct, table, Page};
+use crate::page::{pct, speedup_rows, table, Page};
 use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
@@ -387,19 +387,8 @@ impl CapriPage<'_> {
     }
 
     fn figure11(&self) -> String {
-        let r = self.runs;
         let schemes = self.study.schemes();
-        let mut header = vec!["workload".to_string()];
-        header.extend(self.labels(&schemes));
-        let mut rows: Vec<Vec<String>> = r
-            .workloads
-            .iter()
-            .map(|w| {
-                let mut row = vec![w.clone()];
-                row.extend(schemes.iter().map(|s| format!("{:.3}", r.speedup(s, w))));
-                row
-            })
-            .collect();
+        let (header, mut rows) = speedup_rows(self.runs, &schemes);
         for (divergent, name) in CLASSES {
             let mut row = vec![format!("**harmonic mean, {name}**")];
             row.extend(schemes.iter().map(|s| {
