@@ -6,6 +6,7 @@ use weft_flow::gtkwave::{self, Show};
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::{Machine, KEYS};
+use weft_sim::core::simt::divergence::DivergenceStats;
 use weft_sim::core::simt::{self, Options, Stats};
 use weft_sim::core::trace::{Groups, Radix, Trace, VcdTrace, WarpState};
 
@@ -264,6 +265,12 @@ fn print_text(
             continue;
         }
         println!("{:width$} {}", f.label, f.value);
+    }
+    if let DivergenceStats::Tbc(t) = &s.divergence {
+        println!("TBC per-branch profile:");
+        for line in t.profile_table() {
+            println!("{line}");
+        }
     }
     println!(
         "simulated in {seconds:.2} s, the timed part (after weft_setup) in {timed:.2} s: {:.0} warp instructions/s",

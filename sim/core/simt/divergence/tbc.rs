@@ -35,6 +35,12 @@
 //!   CAPT entry learns it (CAPRI). The oracle labels each warp's decision at that
 //!   instance: ideal Stall iff the instance was adequate and the warp diverged (a warp
 //!   that did not diverge gains nothing from waiting).
+//! - **Per-branch profile** ([`BranchProfile`]), for every conditional branch of the
+//!   kernel and, under `tbc`, every `jal x0` a warp stalled at: warp executions and
+//!   those that split their warp, resolved instances and those that sent the CTA's
+//!   threads both ways, adequate instances (the rule above), and whether the branch is
+//!   proven uniform. The totals are its sums (instances, adequate instances; executions
+//!   are the warp decisions).
 use super::{Change, DivergenceStats, Policy};
 use crate::capri::adequacy_evaluator::evaluate;
 use crate::capri::capri_decision::{decide, Policy as Scheme};
@@ -50,7 +56,7 @@ use crate::core::thread::EXIT_PC;
 use crate::lib::column_compactor::Group;
 use crate::lwm::sub_warp_unit::Mode;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 /// What thread block compaction counted.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -82,9 +88,69 @@ pub struct TbcStats {
     pub capt_inserts: u64,
     pub capt_evictions: u64,
     pub capt_most_entries: u64,
+    /// Per branch (and, under `tbc`, per jump stalled at), by PC.
+    pub branches: Vec<BranchProfile>,
+}
+
+/// One branch's profile: how its executions split warps and CTAs, and where compaction
+/// paid.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct BranchProfile {
+    pub pc: u32,
+    /// A `jal x0` (TBC stalls at jumps too), not a conditional branch.
+    pub jump: bool,
+    /// Proven uniform by the uniformity analysis.
+    pub uniform: bool,
+    /// Warps that executed it, and those whose threads went both ways.
+    pub executions: u64,
+    pub warp_divergent: u64,
+    /// Its resolved instances (per CTA), those whose CTA's threads went both ways, and
+    /// those where compaction pays.
+    pub cta_instances: u64,
+    pub cta_divergent: u64,
+    pub adequate: u64,
+}
+
+impl BranchProfile {
+    fn add(&mut self, o: &BranchProfile) {
+        self.jump |= o.jump;
+        self.uniform |= o.uniform;
+        self.executions += o.executions;
+        self.warp_divergent += o.warp_divergent;
+        self.cta_instances += o.cta_instances;
+        self.cta_divergent += o.cta_divergent;
+        self.adequate += o.adequate;
+    }
 }
 
 impl TbcStats {
+    /// The per-branch profile as a table, one line per branch after a header.
+    pub fn profile_table(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{:>10} {:>6} {:>11} {:>9} {:>9} {:>9} {:>9} {:>8}",
+            "branch pc",
+            "kind",
+            "executions",
+            "warp-div",
+            "CTA inst",
+            "CTA-div",
+            "adequate",
+            "uniform"
+        )];
+        for b in &self.branches {
+            let (kind, uniform) = match (b.jump, b.uniform) {
+                (true, _) => ("jump", "-"),
+                (false, true) => ("branch", "yes"),
+                (false, false) => ("branch", "no"),
+            };
+            lines.push(format!(
+                "{:>#10x} {kind:>6} {:>11} {:>9} {:>9} {:>9} {:>9} {uniform:>8}",
+                b.pc, b.executions, b.warp_divergent, b.cta_instances, b.cta_divergent, b.adequate
+            ));
+        }
+        lines
+    }
+
     pub fn figures(&self, f: &mut Figures) {
         let counts = [
             (
@@ -171,6 +237,14 @@ impl TbcStats {
             capt_inserts: self.capt_inserts + o.capt_inserts,
             capt_evictions: self.capt_evictions + o.capt_evictions,
             capt_most_entries: self.capt_most_entries.max(o.capt_most_entries),
+            branches: {
+                let mut by_pc: BTreeMap<u32, BranchProfile> =
+                    self.branches.iter().map(|b| (b.pc, *b)).collect();
+                for b in &o.branches {
+                    by_pc.entry(b.pc).or_default().add(b);
+                }
+                by_pc.into_values().collect()
+            },
         }
     }
 }
@@ -281,6 +355,8 @@ pub struct Tbc {
     /// Conditional branches of the kernel, and those proven uniform.
     branches: HashSet<u32>,
     uniform: HashSet<u32>,
+    /// The per-branch profile, by PC.
+    profile: BTreeMap<u32, BranchProfile>,
     due: u64,
     changes: Vec<Change>,
     stats: TbcStats,
@@ -321,6 +397,7 @@ impl Tbc {
             capt: None,
             branches: HashSet::new(),
             uniform: HashSet::new(),
+            profile: BTreeMap::new(),
             due: 0,
             changes: vec![],
             stats: TbcStats {
@@ -328,6 +405,17 @@ impl Tbc {
                 ..TbcStats::default()
             },
         }
+    }
+
+    /// The profile of the branch (or jump) at `pc`.
+    fn branch(&mut self, pc: u32, jump: bool) -> &mut BranchProfile {
+        let uniform = self.uniform.contains(&pc);
+        self.profile.entry(pc).or_insert(BranchProfile {
+            pc,
+            jump,
+            uniform,
+            ..BranchProfile::default()
+        })
     }
 
     fn cta(&mut self, base: usize) -> &mut Cta {
@@ -442,6 +530,9 @@ impl Tbc {
         }
         let diverged = any(&o.taken) && any(&o.not_taken);
         let stall = self.decide(o.pc, o.jump, diverged)?;
+        let profile = self.branch(o.pc, o.jump);
+        profile.executions += 1;
+        profile.warp_divergent += u64::from(diverged);
         let cta = self.cta(base);
         let n = cta.rows;
         let inst = cta.instance.get_or_insert_with(|| Instance {
@@ -717,6 +808,10 @@ impl Tbc {
             + inst.bypassing[1]
             + need(&waiting(&inst.taken))
             + need(&waiting(&inst.not_taken));
+        let profile = self.branch(inst.pc, false);
+        profile.cta_instances += 1;
+        profile.cta_divergent += u64::from(any(&inst.taken) && any(&inst.not_taken));
+        profile.adequate += u64::from(adequate);
         let s = &mut self.stats;
         s.branch_instances += 1;
         s.adequate_instances += u64::from(adequate);
@@ -745,6 +840,8 @@ impl Policy for Tbc {
                 if step.uniform {
                     self.uniform.insert(pc);
                 }
+                // Every branch of the kernel has a row, executed or not.
+                self.branch(pc, false);
             }
         }
         if self.scheme == Scheme::Capri {
@@ -920,6 +1017,9 @@ impl Policy for Tbc {
     }
 
     fn stats(&self) -> DivergenceStats {
-        DivergenceStats::Tbc(self.stats.clone())
+        DivergenceStats::Tbc(TbcStats {
+            branches: self.profile.values().copied().collect(),
+            ..self.stats.clone()
+        })
     }
 }
