@@ -378,8 +378,8 @@ impl CapriPage<'_> {
         format!(
             "## Figure 10: SIMD utilisation and idle cycles over WPDOM\n\n\
              SIMD utilisation: threads issued per warp instruction over 32. Idle: cycles of \
-             all cores where no warp issues, over WPDOM's; the mean is arithmetic over the \
-             workloads (the paper does not say which).\n\n{}\n\
+             all cores where no warp issues, over WPDOM's; the mean is arithmetic over Table \
+             2's workloads (the paper does not say which).\n\n{}\n\
              The paper's idle averages: {}.\n\n![Figure 10a](capri-fig10.svg)\n\n",
             table(&header, &rows),
             paper.join(", "),
@@ -698,7 +698,7 @@ impl CapriPage<'_> {
         rows.push(mean);
         format!(
             "## Figure 13: L1 and L2 misses over WPDOM\n\n{}\n\
-             The paper: TBC+ raises L1 misses a lot, on some non-divergent workloads too; \
+             Means are arithmetic over Table 2's workloads. The paper: TBC+ raises L1 misses a lot, on some non-divergent workloads too; \
              CAPRI does not; L2 misses barely change.\n\n![Figure 13](capri-fig13.svg)\n\n",
             table(&header, &rows)
         )
