@@ -198,8 +198,6 @@ fn timed_launch(
     (run.image, run.stats)
 }
 
-/// What holds for every timed run: IPC within the lanes, the histogram and the stall
-/// reasons account for every core cycle, thread instructions as the histogram counts them.
 /// Threads of large-warp jumps beyond the lanes their one sub-warp carried.
 fn jump_opt_threads(s: &Stats) -> u64 {
     match &s.divergence {
@@ -208,6 +206,12 @@ fn jump_opt_threads(s: &Stats) -> u64 {
     }
 }
 
+/// What holds for every timed run, each check between two counts kept apart: IPC within
+/// the lanes; the cycles in which threads started (timing.rs, as they start) fit the
+/// core cycles; the histogram weighted by lanes gives the thread instructions (core.rs,
+/// at issue); the stall reasons (core.rs `stall`, timing.rs) give the idle cycles (what
+/// the histogram leaves). Bucket 0 is that remainder by definition, so it is never
+/// compared with the idle cycles nor summed with the others.
 fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     let at = format!("{name} with {sets:?}");
     // The lanes never carry more threads than they have; IPC counts the program's
