@@ -288,6 +288,10 @@ pub struct ProveArgs {
     /// Where the harnesses and counterexamples are written.
     #[arg(long, default_value = "target/prove")]
     out: PathBuf,
+    /// Exit 0 when properties are left open (induction open at --depth, or stopped by
+    /// --minutes) as long as none fails; they are named either way.
+    #[arg(long)]
+    accept_open: bool,
     #[arg(required = true)]
     presets: Vec<String>,
 }
@@ -298,6 +302,7 @@ pub fn prove(a: ProveArgs) -> Result<(), String> {
         depth: a.depth,
         minutes: a.minutes,
         out: a.out,
+        accept_open: a.accept_open,
     };
     on_presets::prove(&a.presets, &options)
 }

@@ -58,7 +58,8 @@ enum Command {
     /// Prove each preset's properties (its block's contract) on its exported Verilog:
     /// bounded model checking from reset and k-induction with Yosys's `sat`. Prints per
     /// property: proved (induction), holds to --depth, or failed with the cycle, the
-    /// signals and a VCD of the counterexample; non-zero exit on any failure.
+    /// signals and a VCD of the counterexample; non-zero exit on any failure, and on any
+    /// property left open (named) unless --accept-open.
     Prove(ProveArgs),
     /// Replay the Rust simulation's ports on the exported Verilog and compare every cycle.
     Cosim(CosimArgs),

@@ -168,8 +168,27 @@ fn full_larger_presets_are_proved() {
     }
 }
 
-/// The command prints one line per property and exits non-zero on a failure; a preset
-/// without properties, an unknown one and a depth that checks nothing are named.
+/// `verilog` with `find`, which must occur exactly once, replaced.
+fn plant(verilog: &str, find: &str, replace: &str) -> String {
+    assert_eq!(
+        verilog.matches(find).count(),
+        1,
+        "`{find}` once in the Verilog"
+    );
+    verilog.replace(find, replace)
+}
+
+/// The line of `property` in the command's output, matched by its whole name (`p_last`
+/// is not `p_last_within_rows`'s line).
+fn property_line<'t>(t: &'t str, property: &str) -> &'t str {
+    t.lines()
+        .find(|l| l.split_whitespace().next() == Some(property))
+        .unwrap_or_else(|| panic!("no line for {property}: {t}"))
+}
+
+/// The command prints one line per property and exits non-zero on a failure and on a
+/// property left open (unless `--accept-open`); a preset without properties, an unknown
+/// one and a depth that checks nothing are named.
 #[test]
 fn prove_reports_each_property_and_refuses_bad_input() {
     let dir = scratch("cli");
@@ -177,21 +196,20 @@ fn prove_reports_each_property_and_refuses_bad_input() {
     let t = text(&out);
     assert!(out.status.success(), "{t}");
     let p = presets::find("sub_warp_unit_4x8").unwrap();
-    for n in properties(formal::properties(&p).unwrap().harness) {
-        assert!(
-            t.lines()
-                .any(|l| l.trim_start().starts_with(&n) && l.contains("proved")),
-            "{n}: {t}"
-        );
+    let names = properties(formal::properties(&p).unwrap().harness);
+    for n in &names {
+        let line = property_line(&t, n);
+        assert!(line.contains("proved (induction"), "{line}");
     }
     // A planted bug through the command: the failing property, its cycle and trace.
     let planted = scratch("cli-bug");
-    let verilog = std::fs::read_to_string(Path::new(ROOT).join("verilog_out/sub_warp_unit_4x8.v"))
-        .unwrap()
-        .replace(
-            "stall = compactor$group_valid & ~(compactor$group_last | is_jump);",
-            "stall = compactor$group_valid;",
-        );
+    let exported =
+        std::fs::read_to_string(Path::new(ROOT).join("verilog_out/sub_warp_unit_4x8.v")).unwrap();
+    let verilog = plant(
+        &exported,
+        "stall = compactor$group_valid & ~(compactor$group_last | is_jump);",
+        "stall = compactor$group_valid;",
+    );
     std::fs::write(planted.join("sub_warp_unit_4x8.v"), verilog).unwrap();
     let out = weft(&[
         "prove",
@@ -203,15 +221,78 @@ fn prove_reports_each_property_and_refuses_bad_input() {
     ]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
-    let line = t
-        .lines()
-        .find(|l| l.trim_start().starts_with("p_stall "))
-        .unwrap_or_else(|| panic!("{t}"));
+    let line = property_line(&t, "p_stall");
     assert!(
         line.contains("FAILED in cycle") && line.contains(".vcd"),
         "{line}"
     );
     assert!(t.contains("1 properties failed"), "{t}");
+
+    // A bug deeper than --depth: `stall` drops once a saturating cycle counter reaches 7
+    // (cycle 9 from reset). At --depth 2 the base case cannot reach it and induction
+    // cannot close (the counter may be 7 in an arbitrary state): p_stall is left open, and
+    // the command refuses it by name unless --accept-open; --depth 20 finds the bug.
+    let deep = scratch("cli-deep");
+    let verilog = plant(
+        &exported,
+        "    reg  is_jump;\n",
+        "    reg  is_jump;\n    reg  [2:0] age;\n    \
+         always @(posedge clock) age <= reset ? 3'd0 : age + {2'd0, age != 3'd7};\n",
+    );
+    let verilog = plant(
+        &verilog,
+        "stall = compactor$group_valid & ~(compactor$group_last | is_jump);",
+        "stall = compactor$group_valid & ~(compactor$group_last | is_jump) & (age != 3'd7);",
+    );
+    std::fs::write(deep.join("sub_warp_unit_4x8.v"), verilog).unwrap();
+    let at_depth = |depth: &str, accept: bool| {
+        let mut args = vec![
+            "prove",
+            "sub_warp_unit_4x8",
+            "--dir",
+            deep.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--depth",
+            depth,
+        ];
+        if accept {
+            args.push("--accept-open");
+        }
+        let out = weft(&args);
+        (out.status.code(), text(&out))
+    };
+    let (code, t) = at_depth("2", false);
+    assert_eq!(code, Some(1), "{t}");
+    let open = "p_stall (holds to depth 2, induction open)";
+    assert!(
+        property_line(&t, "p_stall").contains("holds to depth 2 (induction open)"),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "weft: 1 properties left open: sub_warp_unit_4x8 {open}"
+        )) && t.contains("--accept-open accepts them"),
+        "{t}"
+    );
+    // The counter feeds `stall` only: every other property is still proved.
+    for n in names.iter().filter(|n| *n != "p_stall") {
+        assert!(property_line(&t, n).contains("proved (induction"), "{t}");
+    }
+    let (code, t) = at_depth("2", true);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(
+        t.contains(&format!(
+            "1 properties left open, accepted by --accept-open: sub_warp_unit_4x8 {open}"
+        )),
+        "{t}"
+    );
+    let (code, t) = at_depth("20", true);
+    assert_eq!(code, Some(1), "a failure is never accepted: {t}");
+    assert!(
+        property_line(&t, "p_stall").contains("FAILED in cycle"),
+        "{t}"
+    );
     for (args, says) in [
         (&["prove", "nosuch"][..], "nosuch"),
         (

@@ -132,6 +132,14 @@ pub const MAX_IMAGE_BYTES: u64 = 256 << 20;
 impl Image {
     /// Reads an RV32 ELF executable; `Err` says what is wrong with it.
     pub fn from_elf(data: &[u8]) -> Result<Image, String> {
+        // The identification bytes name a 64-bit file for what it is (the 32-bit parser
+        // alone would only call it an unsupported header); byte 4 is EI_CLASS.
+        if data.starts_with(&elf::ELFMAG) && data.get(4) == Some(&elf::ELFCLASS64) {
+            return Err(
+                "a 64-bit ELF file (ELFCLASS64); weft runs RV32IMF: build with -march=rv32imf -mabi=ilp32f"
+                    .into(),
+            );
+        }
         let file = ElfFile32::<object::LittleEndian>::parse(data)
             .map_err(|e| format!("not a 32-bit little-endian ELF file: {e}"))?;
         let header = file.elf_header();
@@ -322,12 +330,28 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_an_rv32_elf() {
-        assert!(Image::from_elf(b"not an elf").unwrap_err().contains("ELF"));
-        assert!(Image::from_elf(&[]).is_err());
-        // A 64-bit ELF header: refused as not 32-bit, not read as garbage.
+        let not_elf = Image::from_elf(b"not an elf").unwrap_err();
+        assert!(
+            not_elf.starts_with("not a 32-bit little-endian ELF file"),
+            "{not_elf}"
+        );
+        let empty = Image::from_elf(&[]).unwrap_err();
+        assert!(
+            empty.starts_with("not a 32-bit little-endian ELF file"),
+            "{empty}"
+        );
+        // An RV64 executable's header (ELF64, little-endian, RISC-V, ET_EXEC): refused
+        // for being 64-bit, not as an unreadable file nor read as garbage.
         let mut elf64 = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
         elf64.resize(64, 0);
-        assert!(Image::from_elf(&elf64).is_err());
+        elf64[16..18].copy_from_slice(&elf::ET_EXEC.to_le_bytes());
+        elf64[18..20].copy_from_slice(&elf::EM_RISCV.to_le_bytes());
+        elf64[20..24].copy_from_slice(&1u32.to_le_bytes()); // e_version
+        elf64[52..54].copy_from_slice(&64u16.to_le_bytes()); // e_ehsize
+        assert_eq!(
+            Image::from_elf(&elf64).unwrap_err(),
+            "a 64-bit ELF file (ELFCLASS64); weft runs RV32IMF: build with -march=rv32imf -mabi=ilp32f"
+        );
     }
 
     #[test]

@@ -584,6 +584,8 @@ mod tests {
             mem.advance(t, &mut done);
         }
         let times: Vec<u64> = done.iter().map(|d| d.2).collect();
+        // Every load completes (fewer than two would leave no spacing to check).
+        assert_eq!(times.len(), 8, "{times:?}");
         for w in times.windows(2) {
             assert!(w[1] - w[0] >= 16, "{times:?}");
         }

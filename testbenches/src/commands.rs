@@ -7,6 +7,7 @@ use crate::run::{run, Outputs};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use weft_flow::commands::{exported_file, work_dir};
+use weft_flow::prove::{Outcome, Proof};
 
 /// The named presets, or all of them when none is named.
 pub fn select(names: &[String]) -> Result<Vec<Preset>, String> {
@@ -75,9 +76,13 @@ pub struct ProveOptions {
     pub minutes: Option<u64>,
     /// Where the harnesses and counterexamples are written.
     pub out: PathBuf,
+    /// Exit 0 when properties are left open (induction did not close, or the time limit
+    /// stopped the proof), as long as none fails.
+    pub accept_open: bool,
 }
 
-/// Proves each preset's properties; an error when any fails.
+/// Proves each preset's properties; an error when any fails or, unless `accept_open`,
+/// when any is left open.
 pub fn prove(names: &[String], o: &ProveOptions) -> Result<(), String> {
     if o.depth < 2 {
         return Err("--depth must be at least 2 (cycle 1 is the reset)".into());
@@ -92,19 +97,52 @@ pub fn prove(names: &[String], o: &ProveOptions) -> Result<(), String> {
         .map(|p| exported_file(&o.dir, p.name))
         .collect::<Result<_, _>>()?;
     weft_flow::commands::output_folder("--out", &o.out)?;
-    let mut failures = 0;
+    let mut all = vec![];
     for (p, file) in presets.iter().zip(files) {
         println!("{}:", p.name);
         let proofs = formal::prove(p, &file, o.depth, &o.out.join(p.name), limit)?;
         for proof in &proofs {
             println!("  {}", proof.line());
         }
-        failures += proofs.iter().filter(|p| formal::failed(p)).count();
+        all.extend(proofs.into_iter().map(|proof| (p.name, proof)));
     }
-    if failures > 0 {
-        return Err(format!("{failures} properties failed"));
+    if let Some(note) = verdict(&all, o.accept_open)? {
+        println!("{note}");
     }
     Ok(())
+}
+
+/// The exit of `weft prove` on its proofs, (preset, proof): an error when any failed or,
+/// unless `accept_open`, when any is left open (a bounded result is no proof: the bug
+/// may lie deeper than `--depth`), naming the open ones; with `accept_open`, the note
+/// that names those accepted.
+pub fn verdict(proofs: &[(&str, Proof)], accept_open: bool) -> Result<Option<String>, String> {
+    let failures = proofs.iter().filter(|(_, p)| formal::failed(p)).count();
+    let open: Vec<String> = proofs
+        .iter()
+        .filter_map(|(preset, p)| {
+            let why = match p.outcome {
+                Outcome::HoldsTo { depth } => format!("holds to depth {depth}, induction open"),
+                Outcome::Stopped { minutes } => format!("stopped after {minutes} min"),
+                _ => return None,
+            };
+            Some(format!("{preset} {} ({why})", p.property))
+        })
+        .collect();
+    let open_text = |what: &str| format!("{} properties {what}: {}", open.len(), open.join(", "));
+    match (failures, open.is_empty(), accept_open) {
+        (0, true, _) => Ok(None),
+        (0, false, true) => Ok(Some(open_text("left open, accepted by --accept-open"))),
+        (0, false, false) => Err(format!(
+            "{}; a larger --depth (or --minutes) may settle them, --accept-open accepts them",
+            open_text("left open")
+        )),
+        (_, true, _) => Err(format!("{failures} properties failed")),
+        (_, false, _) => Err(format!(
+            "{failures} properties failed; {}",
+            open_text("left open")
+        )),
+    }
 }
 
 /// Records `preset`'s ports from the Rust simulation and replays them on its exported
@@ -137,5 +175,75 @@ pub fn cosimulate(
             c.preset,
             failures.join("; ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn proof(property: &str, outcome: Outcome) -> Proof {
+        Proof {
+            property: property.into(),
+            outcome,
+            seconds: 1.0,
+        }
+    }
+
+    /// Proved properties pass; an open one fails the command (named, with why) unless
+    /// accepted; a failure fails it whatever is accepted.
+    #[test]
+    fn open_properties_fail_the_command_unless_accepted() {
+        let proved = (
+            "a",
+            proof(
+                "p_x",
+                Outcome::Proved {
+                    induction_length: 1,
+                },
+            ),
+        );
+        let open = ("a", proof("p_open", Outcome::HoldsTo { depth: 2 }));
+        let stopped = ("b", proof("p_slow", Outcome::Stopped { minutes: 3 }));
+        let failed = (
+            "b",
+            proof(
+                "p_bad",
+                Outcome::Failed {
+                    cycle: 2,
+                    signals: vec![],
+                    vcd: "t.vcd".into(),
+                },
+            ),
+        );
+        for accept in [false, true] {
+            assert_eq!(verdict(std::slice::from_ref(&proved), accept), Ok(None));
+        }
+        let both = [proved.clone(), open.clone(), stopped.clone()];
+        let refused = verdict(&both, false).unwrap_err();
+        assert!(
+            refused.starts_with(
+                "2 properties left open: a p_open (holds to depth 2, induction open), \
+                 b p_slow (stopped after 3 min)"
+            ) && refused.contains("--accept-open"),
+            "{refused}"
+        );
+        assert!(!refused.contains("p_x"), "{refused}");
+        let accepted = verdict(&both, true).unwrap().unwrap();
+        assert!(
+            accepted.contains("accepted by --accept-open") && accepted.contains("a p_open"),
+            "{accepted}"
+        );
+        for accept in [false, true] {
+            let e = verdict(&[proved.clone(), failed.clone(), open.clone()], accept).unwrap_err();
+            assert!(
+                e.starts_with("1 properties failed; 1 properties left open: a p_open"),
+                "{e}"
+            );
+            assert_eq!(
+                verdict(&[failed.clone()], accept).unwrap_err(),
+                "1 properties failed"
+            );
+        }
     }
 }
