@@ -146,8 +146,12 @@ fn compare(model: &Image, native: &[(String, Vec<u8>)]) -> Result<Compared, Stri
 /// The native `weft_setup`'s globals of kernel `name` (built from `source`).
 fn native_setup(name: &str, source: &Path) -> Vec<(String, Vec<u8>)> {
     let include = Path::new(ROOT).join(weft_flow::kernel::INCLUDE);
-    native::globals(source, &include, Part::Setup, &scratch(name))
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
+    let dir = scratch(name);
+    let globals = native::globals(source, &include, Part::Setup, &dir)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    // The dumps are megabytes each (kept on failure, for a look).
+    let _ = std::fs::remove_dir_all(&dir);
+    globals
 }
 
 /// A kernel's source with the kernels it includes (`#include "other.c"`: a variant of a
@@ -287,6 +291,7 @@ fn a_fault_shared_by_setup_and_kernel_is_caught_by_the_native_setup() {
         err.contains("`vec`") || err.contains("`expected_total`"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The host harness refuses an argument it does not know, rather than running the
@@ -306,4 +311,5 @@ fn the_native_harness_refuses_unknown_arguments() {
         text.contains("unknown or incomplete argument `--setup-onyl`"),
         "{text}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
