@@ -3,9 +3,9 @@
 //! natively, threads one after another, by the host variant of `weft.h`), and every
 //! byte of every global it defines must agree. Barrier kernels are checked against
 //! their known answers; bad input gets a message and a non-zero exit, never a panic.
-use object::{Object, ObjectSymbol};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use weft_flow::native::Part;
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::{Divergence, Machine};
@@ -52,42 +52,24 @@ fn device_image(name: &str) -> Image {
     Image::from_elf(&elf).unwrap()
 }
 
-/// Every data symbol of the native build with its bytes after the native run. The host
-/// build uses clang as the device build does (the same contraction of `a * b + c` into a
-/// fused multiply-add) with `-mfma` so that the host fuses it too.
+/// Every data symbol of the native build with its bytes after the native run (the host
+/// build and its flags are `weft_flow::native`'s, shared with tests/native_references.rs).
 fn native_symbols(name: &str) -> Vec<(String, Vec<u8>)> {
     let dir = scratch(&format!("host-{}", name.replace('/', "-")));
-    let exe = dir.join("k.host");
-    let build = Command::new("clang")
-        .args(["-O2", "-std=c11", "-mfma", "-fno-math-errno", "-no-pie"])
-        .arg(format!("-I{ROOT}/kernels/include"))
-        .arg(format!("{ROOT}/kernels/{name}.c"))
-        .args(["-o", exe.to_str().unwrap(), "-lm"])
-        .output()
-        .expect("clang runs (apt-get install -y clang lld)");
-    assert!(build.status.success(), "{}", text(&build));
-    let image_file = dir.join("image.bin");
-    let run = Command::new(&exe).arg(&image_file).output().unwrap();
-    assert!(run.status.success(), "native run of {name}: {}", text(&run));
-    let memory = std::fs::read(&image_file).unwrap();
-    let elf_bytes = std::fs::read(&exe).unwrap();
-    let elf = object::File::parse(&*elf_bytes).unwrap();
-    let start = elf
-        .symbols()
-        .find(|s| s.name() == Ok("__data_start"))
-        .expect("__data_start")
-        .address();
+    let source = Path::new(ROOT).join(format!("kernels/{name}.c"));
+    let include = Path::new(ROOT).join(weft_flow::kernel::INCLUDE);
+    let globals = weft_flow::native::globals(&source, &include, Part::Launch, &dir)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     // The kernel's own globals: the names the device build defines too.
     let device = device_image(name);
-    elf.symbols()
-        .filter(|s| s.is_definition() && s.size() > 0)
-        .filter_map(|s| {
-            let name = s.name().ok()?;
-            let d = device.symbols.get(name)?;
-            let at = s.address().checked_sub(start)? as usize;
-            let bytes = memory.get(at..at + s.size() as usize)?;
-            (u64::from(d.size) == s.size() && !name.starts_with("weft_"))
-                .then(|| (name.to_string(), bytes.to_vec()))
+    globals
+        .into_iter()
+        .filter(|(symbol, bytes)| {
+            !symbol.starts_with("weft_")
+                && device
+                    .symbols
+                    .get(symbol)
+                    .is_some_and(|d| d.size as usize == bytes.len())
         })
         .collect()
 }

@@ -28,6 +28,8 @@
  * weft_barrier (which aborts there). Its main() runs weft_setup, then weft_kernel for
  * every thread, then writes the program's data and bss (from __data_start to _end) to
  * the file named by its first argument; `--threads N --cta C` override the launch.
+ * `--setup-only` runs weft_setup alone before writing: the native references of a
+ * kernel with barriers, whose serial references (`expected_*`) weft_setup computes.
  */
 #ifndef WEFT_H
 #define WEFT_H
@@ -99,13 +101,22 @@ extern char __data_start[], _end[];
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s IMAGE_FILE [--threads N --cta C]\n", argv[0]);
+        fprintf(stderr, "usage: %s IMAGE_FILE [--threads N --cta C] [--setup-only]\n", argv[0]);
         return 2;
     }
     uint32_t threads = weft_launch ? weft_launch[0] : 0, cta = weft_launch ? weft_launch[1] : 0;
-    for (int i = 2; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--threads") == 0) threads = (uint32_t)strtoul(argv[i + 1], 0, 0);
-        else if (strcmp(argv[i], "--cta") == 0) cta = (uint32_t)strtoul(argv[i + 1], 0, 0);
+    int setup_only = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--setup-only") == 0) setup_only = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--threads") == 0)
+            threads = (uint32_t)strtoul(argv[++i], 0, 0);
+        else if (i + 1 < argc && strcmp(argv[i], "--cta") == 0)
+            cta = (uint32_t)strtoul(argv[++i], 0, 0);
+        else {
+            fprintf(stderr, "unknown or incomplete argument `%s`; usage: %s IMAGE_FILE "
+                            "[--threads N --cta C] [--setup-only]\n", argv[i], argv[0]);
+            return 2;
+        }
     }
     if (threads == 0 || cta == 0 || threads % cta != 0) {
         fprintf(stderr, "launch %u threads in CTAs of %u: give WEFT_LAUNCH or --threads/--cta "
@@ -115,7 +126,8 @@ int main(int argc, char **argv) {
     weft_host_ntid = threads;
     weft_host_cta = cta;
     if (weft_setup) weft_setup();
-    for (weft_host_tid = 0; weft_host_tid < threads; weft_host_tid++) weft_kernel();
+    if (!setup_only)
+        for (weft_host_tid = 0; weft_host_tid < threads; weft_host_tid++) weft_kernel();
     FILE *f = fopen(argv[1], "wb");
     if (!f || fwrite(__data_start, 1, (size_t)(_end - __data_start), f) != (size_t)(_end - __data_start)) {
         fprintf(stderr, "cannot write %s\n", argv[1]);
