@@ -241,7 +241,7 @@ mod tests {
                 "{e}"
             );
             assert_eq!(
-                verdict(&[failed.clone()], accept).unwrap_err(),
+                verdict(std::slice::from_ref(&failed), accept).unwrap_err(),
                 "1 properties failed"
             );
         }
