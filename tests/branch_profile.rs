@@ -2,9 +2,11 @@
 //! against the totals it refines, the kernel's listing (which branches exist, which are
 //! proven uniform, which instructions are jumps), PDOM's own warp splits seen through
 //! the trace, and `weft run`'s text and JSON output.
+mod common;
+use common::weft;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use weft_sim::core::functional::{Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::Machine;
@@ -14,14 +16,6 @@ use weft_sim::core::simt::{self, Options, Stats};
 use weft_sim::core::trace::{Sample, Trace};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("weft runs")
-}
 
 fn stdout(out: &Output) -> String {
     assert!(

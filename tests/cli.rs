@@ -2,26 +2,12 @@
 //! non-zero exit, `verilog_out/` is what the exporter writes, every preset lints and
 //! co-simulates with zero mismatches, and the VCD reads back. Tests named `full_` form
 //! the full tier (`./test.sh`); the rest also run in `./test.sh --quick`.
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{scratch, text, weft};
+use std::path::Path;
+use std::process::Command;
 use weft_flow::cosim::Simulator;
 use weft_flow::verilog::{module_ports, Port};
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("weft runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn presets() -> Vec<String> {
     let out = weft(&["list"]);
@@ -30,13 +16,6 @@ fn presets() -> Vec<String> {
         .lines()
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("weft-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

@@ -3,31 +3,10 @@
 //! cache and its seed (the published report); the table `weft export` prints; the
 //! messages for a design that does not fit and for a missing tool. Tests named `full_`
 //! (place and route) form the full tier.
-use std::path::{Path, PathBuf};
+mod common;
+use common::{scratch, text, weft};
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("weft runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("weft-flows-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(out));

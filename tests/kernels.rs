@@ -3,8 +3,10 @@
 //! natively, threads one after another, by the host variant of `weft.h`), and every
 //! byte of every global it defines must agree. Barrier kernels are checked against
 //! their known answers; bad input gets a message and a non-zero exit, never a panic.
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{all_kernels, scratch, text, weft};
+use std::path::Path;
+use std::process::Command;
 use weft_flow::native::Part;
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
@@ -17,33 +19,6 @@ use weft_sim::lwm::sub_warp_unit::Mode;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const LIMIT: u64 = 500_000_000;
-
-/// A fresh folder, unique per call (tests build the same kernel at the same time).
-fn scratch(name: &str) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir =
-        std::env::temp_dir().join(format!("weft-kernels-{name}-{}-{call}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("weft runs")
-}
 
 /// The RV32IMF build of `kernels/<name>.c`.
 fn device_image(name: &str) -> Image {
@@ -367,30 +342,6 @@ fn barriers_order_a_cta_reduction() {
             stats.stalls
         );
     }
-}
-
-/// Every kernel of every folder under `kernels/`, as `folder/stem` (the capri variants
-/// that `#include` another kernel are kernels of their own).
-fn all_kernels() -> Vec<String> {
-    let mut names = vec![];
-    for dir in std::fs::read_dir(Path::new(ROOT).join("kernels")).unwrap() {
-        let dir = dir.unwrap().path();
-        let folder = dir.file_name().unwrap().to_str().unwrap().to_string();
-        if !dir.is_dir() || folder == "include" {
-            continue;
-        }
-        for f in std::fs::read_dir(&dir).unwrap() {
-            let p = f.unwrap().path();
-            if p.extension().is_some_and(|e| e == "c") {
-                names.push(format!(
-                    "{folder}/{}",
-                    p.file_stem().unwrap().to_str().unwrap()
-                ));
-            }
-        }
-    }
-    names.sort();
-    names
 }
 
 /// What a control-flow graph must hold: `weft_kernel` first, every call followed, every

@@ -3,22 +3,11 @@
 //! fail: here it is fed small planted modules, a latch, a latch hidden from Verilator
 //! (so that Yosys's own latch check is seen to work, not masked by Verilator's), a
 //! width mismatch and a clean module, and each finding must name its problem.
-use std::path::{Path, PathBuf};
+mod common;
+use common::scratch;
+use std::path::Path;
 use std::process::Command;
 use weft_flow::lint::{committed_waivers, lint_file};
-
-/// A fresh folder, unique per call.
-fn scratch(name: &str) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!(
-        "weft-lint-gate-{name}-{}-{call}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Writes `verilog` as `<module>.v` (Verilator's DECLFILENAME wants the file named after
 /// the module) and runs the gate on it.

@@ -8,6 +8,8 @@
 //! `weft_setup` as after the native one: floats bit for bit (the setups use +, -, *, /,
 //! sqrt, fused multiply-adds and conversions from integers, correctly rounded on both
 //! sides, and no libm call: the device build links none).
+mod common;
+use common::scratch;
 use std::path::{Path, PathBuf};
 use weft_flow::native::{self, Part};
 use weft_sim::core::functional::{self, Launch, Program};
@@ -15,20 +17,6 @@ use weft_sim::core::image::Image;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const LIMIT: u64 = 500_000_000;
-
-/// A fresh folder, unique per call (tests build kernels at the same time).
-fn scratch(name: &str) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!(
-        "weft-native-references-{}-{}-{call}",
-        name.replace('/', "-"),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn source(name: &str) -> PathBuf {
     Path::new(ROOT).join(format!("kernels/{name}.c"))

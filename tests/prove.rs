@@ -1,35 +1,13 @@
 //! `weft prove`: a block's properties proved for all inputs on its exported Verilog,
 //! each property caught by a bug planted in that Verilog (so none is vacuous), and bad
 //! input named.
+mod common;
+use common::{scratch, text, weft};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use weft_flow::prove::{properties, Outcome};
 use weft_testbenches::{formal, presets};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("weft runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("weft-prove-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Every property of the preset proved by induction (the base case from reset to
 /// `depth` cycles); returns the preset, its Verilog file, the work folder and the

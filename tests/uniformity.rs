@@ -10,6 +10,8 @@
 //! The uniform branches outside every divergent region are also checked on the
 //! functional run's order (each thread runs alone up to a barrier): every thread of a
 //! CTA takes each of them the same number of times, the same way each time.
+mod common;
+use common::all_kernels;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use weft_sim::core::cfg::{Cfg, Flow, Reconvergence};
@@ -21,32 +23,6 @@ use weft_sim::core::uniformity::{analyse, uniform_branches};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const LIMIT: u64 = 500_000_000;
-
-/// Every kernel of every study folder under `kernels/` (`include/` is the header), as
-/// `dir/name`, sorted; but `micro/shared_edge`, whose run must be refused (its access
-/// straddles the shared section's edge, `tests/kernels.rs` checks the refusal).
-fn all_kernels() -> Vec<String> {
-    let mut names = vec![];
-    for dir in std::fs::read_dir(Path::new(ROOT).join("kernels")).unwrap() {
-        let dir = dir.unwrap().path();
-        let folder = dir.file_name().unwrap().to_str().unwrap().to_string();
-        if !dir.is_dir() || folder == "include" {
-            continue;
-        }
-        for f in std::fs::read_dir(&dir).unwrap() {
-            let p = f.unwrap().path();
-            if p.extension().is_some_and(|e| e == "c") {
-                let stem = p.file_stem().unwrap().to_str().unwrap();
-                let name = format!("{folder}/{stem}");
-                if name != "micro/shared_edge" {
-                    names.push(name);
-                }
-            }
-        }
-    }
-    names.sort();
-    names
-}
 
 fn device_image(name: &str) -> Image {
     let elf = weft_flow::kernel::load(&Path::new(ROOT).join(format!("kernels/{name}.c")))
@@ -253,7 +229,12 @@ fn per_thread_outcomes(program: &Program, watched: &BTreeSet<u32>) -> Vec<Vec<Ve
 /// together.
 #[test]
 fn uniform_branches_never_split_a_cta_in_any_kernel() {
-    let names = all_kernels();
+    // `micro/shared_edge`'s run must be refused (its access straddles the shared section's
+    // edge; `tests/kernels.rs` checks the refusal).
+    let names: Vec<String> = all_kernels()
+        .into_iter()
+        .filter(|n| n != "micro/shared_edge")
+        .collect();
     assert!(names.iter().any(|n| n.starts_with("micro/")));
     assert!(names.iter().any(|n| n.starts_with("lwm/")));
     let results = weft_flow::jobs::parallel(&names, 2, |name| {

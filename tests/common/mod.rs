@@ -1,0 +1,64 @@
+//! Helpers every test file of the `weft` crate shares: the `weft` command, its output as
+//! text, scratch folders and the kernels under `kernels/`. Each test file uses some.
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The repository's root: commands run there, kernels and `verilog_out/` are found there.
+pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// `weft ARGS...` run from the root.
+pub fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("weft runs")
+}
+
+/// A command's standard output then its standard error.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// An empty folder of its own for each call (tests run in parallel); `/` in `name`
+/// becomes `-`.
+pub fn scratch(name: &str) -> PathBuf {
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::SeqCst);
+    let name = name.replace('/', "-");
+    let dir = std::env::temp_dir().join(format!("weft-test-{name}-{}-{call}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every kernel of every folder under `kernels/` (`include/` is the header), as
+/// `folder/stem`, sorted (the capri variants that `#include` another kernel are kernels of
+/// their own).
+pub fn all_kernels() -> Vec<String> {
+    let mut names = vec![];
+    for dir in std::fs::read_dir(Path::new(ROOT).join("kernels")).unwrap() {
+        let dir = dir.unwrap().path();
+        let folder = dir.file_name().unwrap().to_str().unwrap().to_string();
+        if !dir.is_dir() || folder == "include" {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let p = f.unwrap().path();
+            if p.extension().is_some_and(|e| e == "c") {
+                names.push(format!(
+                    "{folder}/{}",
+                    p.file_stem().unwrap().to_str().unwrap()
+                ));
+            }
+        }
+    }
+    names.sort();
+    names
+}
