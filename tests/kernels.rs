@@ -4,7 +4,7 @@
 //! byte of every global it defines must agree. Barrier kernels are checked against
 //! their known answers; bad input gets a message and a non-zero exit, never a panic.
 mod common;
-use common::{all_kernels, scratch, text, weft};
+use common::{all_kernels, kernel_source, scratch, text, weft};
 use std::path::Path;
 use std::process::Command;
 use weft_flow::native::Part;
@@ -831,25 +831,6 @@ fn check_workload(name: &str, variants: &[&[&str]]) {
         assert_same_symbols(name, "functional", &run.image, &native);
     }
     assert_timed_matches_functional(name, &run, variants);
-}
-
-/// A kernel's source with the kernels it includes (`#include "other.c"`: a variant of a
-/// study's workload that changes one `#define`), so that what it calls is seen.
-fn kernel_source(name: &str) -> String {
-    let path = Path::new(ROOT).join(format!("kernels/{name}.c"));
-    let source = std::fs::read_to_string(&path).unwrap();
-    let mut all = source.clone();
-    for line in source.lines() {
-        if let Some(other) = line
-            .strip_prefix("#include \"")
-            .and_then(|l| l.strip_suffix(".c\""))
-        {
-            all.push_str(
-                &std::fs::read_to_string(path.with_file_name(format!("{other}.c"))).unwrap(),
-            );
-        }
-    }
-    all
 }
 
 /// The kernels of one study's folder (`kernels/<dir>/*.c`), as `dir/name`, sorted.

@@ -9,7 +9,7 @@
 //! sqrt, fused multiply-adds and conversions from integers, correctly rounded on both
 //! sides, and no libm call: the device build links none).
 mod common;
-use common::scratch;
+use common::{all_kernels, kernel_source, scratch};
 use std::path::{Path, PathBuf};
 use weft_flow::native::{self, Part};
 use weft_sim::core::functional::{self, Launch, Program};
@@ -20,27 +20,6 @@ const LIMIT: u64 = 500_000_000;
 
 fn source(name: &str) -> PathBuf {
     Path::new(ROOT).join(format!("kernels/{name}.c"))
-}
-
-/// Every kernel of every study folder under `kernels/`, as `dir/name`, sorted.
-fn kernels() -> Vec<String> {
-    let mut names = vec![];
-    for dir in std::fs::read_dir(Path::new(ROOT).join("kernels")).unwrap() {
-        let dir = dir.unwrap().path();
-        let folder = dir.file_name().unwrap().to_str().unwrap().to_string();
-        if folder == "include" {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let p = file.unwrap().path();
-            if p.extension().is_some_and(|e| e == "c") {
-                let stem = p.file_stem().unwrap().to_str().unwrap();
-                names.push(format!("{folder}/{stem}"));
-            }
-        }
-    }
-    names.sort();
-    names
 }
 
 /// The device build of `source` after the model's `weft_setup` (the functional
@@ -142,21 +121,6 @@ fn native_setup(name: &str, source: &Path) -> Vec<(String, Vec<u8>)> {
     globals
 }
 
-/// A kernel's source with the kernels it includes (`#include "other.c"`: a variant of a
-/// study's workload that changes one `#define`).
-fn kernel_source(name: &str) -> String {
-    let path = source(name);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut all = text.clone();
-    for other in text.lines().filter_map(|l| {
-        l.strip_prefix("#include \"")
-            .and_then(|l| l.strip_suffix(".c\""))
-    }) {
-        all.push_str(&std::fs::read_to_string(path.with_file_name(format!("{other}.c"))).unwrap());
-    }
-    all
-}
-
 /// Whether `text` declares `global` as a constant (`const T global[...]` or `= ...`).
 fn declared_const(text: &str, global: &str) -> bool {
     text.lines().any(|l| {
@@ -173,7 +137,7 @@ fn declared_const(text: &str, global: &str) -> bool {
 /// reference is caught.
 #[test]
 fn references_equal_the_native_setups() {
-    let names = kernels();
+    let names = all_kernels();
     let checked = weft_flow::jobs::parallel(&names, 2, |name| {
         let src = source(name);
         let model = after_model_setup(&src).unwrap_or_else(|e| panic!("{name}: {e}"));

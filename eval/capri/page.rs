@@ -155,7 +155,7 @@ impl CapriPage<'_> {
     }
 
     /// `s`'s count over WPDOM's on `w`.
-    fn over_wpdom(&self, s: &Scheme, w: &str, count: fn(&Compaction) -> u64) -> Option<f64> {
+    fn over_wpdom(&self, s: &Scheme, w: &str, count: Count) -> Option<f64> {
         ratio(
             count(&self.counts(s, w)),
             count(&self.counts(&Scheme::Wpdom, w)),
@@ -163,7 +163,7 @@ impl CapriPage<'_> {
     }
 
     /// The arithmetic mean over Table 2's workloads of `s`'s count over WPDOM's.
-    fn mean_over_wpdom(&self, s: &Scheme, count: fn(&Compaction) -> u64) -> Option<f64> {
+    fn mean_over_wpdom(&self, s: &Scheme, count: Count) -> Option<f64> {
         let xs: Vec<f64> = self
             .table2()
             .iter()
@@ -970,7 +970,7 @@ impl CapriPage<'_> {
             .flat_map(|s| {
                 let l1 = |c: &Compaction| c.l1_misses;
                 let l2 = |c: &Compaction| c.l2_misses;
-                [("L1", l1 as fn(&Compaction) -> u64), ("L2", l2)].map(|(level, count)| Series {
+                [("L1", l1 as Count), ("L2", l2)].map(|(level, count)| Series {
                     name: format!("{level} {}", r.label(s)),
                     values: r
                         .workloads

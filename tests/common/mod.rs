@@ -62,3 +62,19 @@ pub fn all_kernels() -> Vec<String> {
     names.sort();
     names
 }
+
+/// A kernel's source (`folder/stem`) with the kernels it includes (`#include "other.c"`:
+/// a variant of a study's workload that changes one `#define`), so that what it calls and
+/// declares is seen.
+pub fn kernel_source(name: &str) -> String {
+    let path = Path::new(ROOT).join(format!("kernels/{name}.c"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let mut all = source.clone();
+    for other in source.lines().filter_map(|l| {
+        l.strip_prefix("#include \"")
+            .and_then(|l| l.strip_suffix(".c\""))
+    }) {
+        all.push_str(&std::fs::read_to_string(path.with_file_name(format!("{other}.c"))).unwrap());
+    }
+    all
+}
