@@ -123,6 +123,47 @@ fn verilog_out_is_what_the_exporter_writes() {
     );
 }
 
+/// The merge of identical modules keeps every instance's text (hence its behaviour):
+/// the exported file and rust-hdl's one module per instance elaborate to the same
+/// instance tree, the top's ports are unchanged, and merging again changes nothing.
+#[test]
+fn merged_exports_keep_every_instance() {
+    use weft_flow::verilog::{instance_tree, merge_modules, rename_top};
+    let (mut before, mut after) = (0, 0);
+    let list = weft_testbenches::presets::all();
+    // rust-hdl builds the fabric on the stack: the exporter's big-stack workers.
+    let texts = weft_flow::jobs::parallel(&list, 2, |p| {
+        (rename_top(&(p.verilog)(), p.name), p.exported())
+    });
+    for (p, (unmerged, merged)) in list.iter().zip(texts) {
+        let tree = instance_tree(&merged, p.name).unwrap();
+        let want = instance_tree(&unmerged, p.name).unwrap();
+        let changed = tree.iter().zip(&want).find(|(a, b)| a != b);
+        assert!(
+            tree.len() == want.len() && changed.is_none(),
+            "{}: {} instances against {}, first change at {:?}",
+            p.name,
+            tree.len(),
+            want.len(),
+            changed.map(|(a, _)| &a.0)
+        );
+        assert_eq!(
+            module_ports(&merged, p.name),
+            module_ports(&unmerged, p.name)
+        );
+        assert!(
+            merge_modules(&merged, p.name) == merged,
+            "{}: merging again changes the file",
+            p.name
+        );
+        let modules = |v: &str| v.lines().filter(|l| l.starts_with("module ")).count();
+        before += modules(&unmerged);
+        after += modules(&merged);
+        assert!(modules(&merged) <= modules(&unmerged), "{}", p.name);
+    }
+    assert!(after * 10 < before, "{before} modules merged to {after}");
+}
+
 #[test]
 fn full_every_preset_lints_clean() {
     let out = weft(&["lint"]);

@@ -50,32 +50,32 @@ module adaptive_diff(clock,reset,idle,over_share,mem_stall,raise,lower,elapsed);
     reg  lat_bound;
 
     // Sub module instances
-    adaptive_diff$cycles cycles(
+    adaptive_diff$dff17 cycles(
         .d(cycles$d),
         .q(cycles$q),
         .clock(cycles$clock)
     );
-    adaptive_diff$idle_count idle_count(
+    adaptive_diff$dff17 idle_count(
         .d(idle_count$d),
         .q(idle_count$q),
         .clock(idle_count$clock)
     );
-    adaptive_diff$bw_count bw_count(
+    adaptive_diff$dff17 bw_count(
         .d(bw_count$d),
         .q(bw_count$q),
         .clock(bw_count$clock)
     );
-    adaptive_diff$stall_count stall_count(
+    adaptive_diff$dff17 stall_count(
         .d(stall_count$d),
         .q(stall_count$q),
         .clock(stall_count$clock)
     );
-    adaptive_diff$raise_q raise_q(
+    adaptive_diff$dff1 raise_q(
         .d(raise_q$d),
         .q(raise_q$q),
         .clock(raise_q$clock)
     );
-    adaptive_diff$lower_q lower_q(
+    adaptive_diff$dff1 lower_q(
         .d(lower_q$d),
         .q(lower_q$q),
         .clock(lower_q$clock)
@@ -137,29 +137,10 @@ module adaptive_diff(clock,reset,idle,over_share,mem_stall,raise,lower,elapsed);
         end
     end
 
-endmodule // top
+endmodule // adaptive_diff
 
 
-module adaptive_diff$bw_count(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bw_count
-
-
-module adaptive_diff$cycles(d,q,clock);
+module adaptive_diff$dff17(d,q,clock);
 
     // Module arguments
     input wire  [16:0] d;
@@ -175,29 +156,10 @@ module adaptive_diff$cycles(d,q,clock);
        q <= d;
     end
 
-endmodule // top$cycles
+endmodule // adaptive_diff$dff17
 
 
-module adaptive_diff$idle_count(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$idle_count
-
-
-module adaptive_diff$lower_q(d,q,clock);
+module adaptive_diff$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -213,42 +175,4 @@ module adaptive_diff$lower_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$lower_q
-
-
-module adaptive_diff$raise_q(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$raise_q
-
-
-module adaptive_diff$stall_count(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$stall_count
+endmodule // adaptive_diff$dff1

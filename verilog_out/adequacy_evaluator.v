@@ -306,4 +306,4 @@ module adequacy_evaluator(cta_mask,min_warps,active_warps,adequate);
         adequate = min_acc < active_acc;
     end
 
-endmodule // top
+endmodule // adequacy_evaluator

@@ -91,4 +91,4 @@ module adequacy_evaluator_3x4(cta_mask,min_warps,active_warps,adequate);
         adequate = min_acc < active_acc;
     end
 
-endmodule // top
+endmodule // adequacy_evaluator_3x4

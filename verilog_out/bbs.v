@@ -289,7 +289,7 @@ module bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,load_exit0,lo
         .write_data(succ0_ram$write_data),
         .write_enable(succ0_ram$write_enable)
     );
-    bbs$succ1_ram succ1_ram(
+    bbs$succ0_ram succ1_ram(
         .read_address(succ1_ram$read_address),
         .read_clock(succ1_ram$read_clock),
         .read_data(succ1_ram$read_data),
@@ -307,82 +307,82 @@ module bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,load_exit0,lo
         .write_data(exit_ram$write_data),
         .write_enable(exit_ram$write_enable)
     );
-    bbs$ram_valid ram_valid(
+    bbs$dff1 ram_valid(
         .d(ram_valid$d),
         .q(ram_valid$q),
         .clock(ram_valid$clock)
     );
-    bbs$ram_addr ram_addr(
+    bbs$dff5 ram_addr(
         .d(ram_addr$d),
         .q(ram_addr$q),
         .clock(ram_addr$clock)
     );
-    bbs$state state(
+    bbs$dff3 state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    bbs$ctr ctr(
+    bbs$dff16 ctr(
         .d(ctr$d),
         .q(ctr$q),
         .clock(ctr$clock)
     );
-    bbs$cur cur(
+    bbs$dff5 cur(
         .d(cur$d),
         .q(cur$q),
         .clock(cur$clock)
     );
-    bbs$cur_cfg cur_cfg(
+    bbs$dff32 cur_cfg(
         .d(cur_cfg$d),
         .q(cur_cfg$q),
         .clock(cur_cfg$clock)
     );
-    bbs$cur_succ0 cur_succ0(
+    bbs$dff5 cur_succ0(
         .d(cur_succ0$d),
         .q(cur_succ0$q),
         .clock(cur_succ0$clock)
     );
-    bbs$cur_succ1 cur_succ1(
+    bbs$dff5 cur_succ1(
         .d(cur_succ1$d),
         .q(cur_succ1$q),
         .clock(cur_succ1$clock)
     );
-    bbs$cur_exit cur_exit(
+    bbs$dff2 cur_exit(
         .d(cur_exit$d),
         .q(cur_exit$q),
         .clock(cur_exit$clock)
     );
-    bbs$resp_pending resp_pending(
+    bbs$dff1 resp_pending(
         .d(resp_pending$d),
         .q(resp_pending$q),
         .clock(resp_pending$clock)
     );
-    bbs$resp_word resp_word(
+    bbs$dff4 resp_word(
         .d(resp_word$d),
         .q(resp_word$q),
         .clock(resp_word$clock)
     );
-    bbs$batv batv(
+    bbs$dff1 batv(
         .d(batv$d),
         .q(batv$q),
         .clock(batv$clock)
     );
-    bbs$bat_base_q bat_base_q(
+    bbs$dff16 bat_base_q(
         .d(bat_base_q$d),
         .q(bat_base_q$q),
         .clock(bat_base_q$clock)
     );
-    bbs$bat_bits_q bat_bits_q(
+    bbs$dff64 bat_bits_q(
         .d(bat_bits_q$d),
         .q(bat_bits_q$q),
         .clock(bat_bits_q$clock)
     );
-    bbs$flight flight(
+    bbs$dff16 flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    bbs$sel_pe sel_pe(
+    bbs$cand_pe sel_pe(
         .mask(sel_pe$mask),
         .index(sel_pe$index),
         .valid(sel_pe$valid)
@@ -795,29 +795,10 @@ module bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,load_exit0,lo
         end
     end
 
-endmodule // top
+endmodule // bbs
 
 
-module bbs$bat_base_q(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bat_base_q
-
-
-module bbs$bat_bits_q(d,q,clock);
+module bbs$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -833,10 +814,144 @@ module bbs$bat_bits_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bat_bits_q
+endmodule // bbs$dff64
 
 
-module bbs$batv(d,q,clock);
+module bbs$cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [31:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[31:0] mem[31:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // bbs$cfg_ram
+
+
+module bbs$dff16(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bbs$dff16
+
+
+module bbs$dff32(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bbs$dff32
+
+
+module bbs$dff2(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bbs$dff2
+
+
+module bbs$exit_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [1:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [1:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[1:0] mem[31:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // bbs$exit_ram
+
+
+module bbs$dff5(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bbs$dff5
+
+
+module bbs$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -852,7 +967,26 @@ module bbs$batv(d,q,clock);
        q <= d;
     end
 
-endmodule // top$batv
+endmodule // bbs$dff1
+
+
+module bbs$dff4(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // bbs$dff4
 
 
 module bbs$cand_pe(mask,index,valid);
@@ -1067,492 +1201,10 @@ module bbs$cand_pe(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$cand_pe
+endmodule // bbs$cand_pe
 
 
-module bbs$cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [31:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [31:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[31:0] mem[31:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cfg_ram
-
-
-module bbs$ctr(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$ctr
-
-
-module bbs$cur(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur
-
-
-module bbs$cur_cfg(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur_cfg
-
-
-module bbs$cur_exit(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur_exit
-
-
-module bbs$cur_succ0(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur_succ0
-
-
-module bbs$cur_succ1(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur_succ1
-
-
-module bbs$exit_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [1:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [1:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[1:0] mem[31:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$exit_ram
-
-
-module bbs$flight(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$flight
-
-
-module bbs$ram_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$ram_addr
-
-
-module bbs$ram_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$ram_valid
-
-
-module bbs$resp_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_pending
-
-
-module bbs$resp_word(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_word
-
-
-module bbs$sel_pe(mask,index,valid);
-
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  [4:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 5'b0;
-    localparam  ids$1 = 5'b1;
-    localparam  ids$2 = 5'b10;
-    localparam  ids$3 = 5'b11;
-    localparam  ids$4 = 5'b100;
-    localparam  ids$5 = 5'b101;
-    localparam  ids$6 = 5'b110;
-    localparam  ids$7 = 5'b111;
-    localparam  ids$8 = 5'b1000;
-    localparam  ids$9 = 5'b1001;
-    localparam  ids$10 = 5'b1010;
-    localparam  ids$11 = 5'b1011;
-    localparam  ids$12 = 5'b1100;
-    localparam  ids$13 = 5'b1101;
-    localparam  ids$14 = 5'b1110;
-    localparam  ids$15 = 5'b1111;
-    localparam  ids$16 = 5'b10000;
-    localparam  ids$17 = 5'b10001;
-    localparam  ids$18 = 5'b10010;
-    localparam  ids$19 = 5'b10011;
-    localparam  ids$20 = 5'b10100;
-    localparam  ids$21 = 5'b10101;
-    localparam  ids$22 = 5'b10110;
-    localparam  ids$23 = 5'b10111;
-    localparam  ids$24 = 5'b11000;
-    localparam  ids$25 = 5'b11001;
-    localparam  ids$26 = 5'b11010;
-    localparam  ids$27 = 5'b11011;
-    localparam  ids$28 = 5'b11100;
-    localparam  ids$29 = 5'b11101;
-    localparam  ids$30 = 5'b11110;
-    localparam  ids$31 = 5'b11111;
-    localparam  onehot$0 = 32'h1;
-    localparam  onehot$1 = 32'h2;
-    localparam  onehot$2 = 32'h4;
-    localparam  onehot$3 = 32'h8;
-    localparam  onehot$4 = 32'h10;
-    localparam  onehot$5 = 32'h20;
-    localparam  onehot$6 = 32'h40;
-    localparam  onehot$7 = 32'h80;
-    localparam  onehot$8 = 32'h100;
-    localparam  onehot$9 = 32'h200;
-    localparam  onehot$10 = 32'h400;
-    localparam  onehot$11 = 32'h800;
-    localparam  onehot$12 = 32'h1000;
-    localparam  onehot$13 = 32'h2000;
-    localparam  onehot$14 = 32'h4000;
-    localparam  onehot$15 = 32'h8000;
-    localparam  onehot$16 = 32'h10000;
-    localparam  onehot$17 = 32'h20000;
-    localparam  onehot$18 = 32'h40000;
-    localparam  onehot$19 = 32'h80000;
-    localparam  onehot$20 = 32'h100000;
-    localparam  onehot$21 = 32'h200000;
-    localparam  onehot$22 = 32'h400000;
-    localparam  onehot$23 = 32'h800000;
-    localparam  onehot$24 = 32'h1000000;
-    localparam  onehot$25 = 32'h2000000;
-    localparam  onehot$26 = 32'h4000000;
-    localparam  onehot$27 = 32'h8000000;
-    localparam  onehot$28 = 32'h10000000;
-    localparam  onehot$29 = 32'h20000000;
-    localparam  onehot$30 = 32'h40000000;
-    localparam  onehot$31 = 32'h80000000;
-    localparam  zero = 5'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$16) & ~found) begin
-            index = ids$16;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$17) & ~found) begin
-            index = ids$17;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$18) & ~found) begin
-            index = ids$18;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$19) & ~found) begin
-            index = ids$19;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$20) & ~found) begin
-            index = ids$20;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$21) & ~found) begin
-            index = ids$21;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$22) & ~found) begin
-            index = ids$22;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$23) & ~found) begin
-            index = ids$23;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$24) & ~found) begin
-            index = ids$24;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$25) & ~found) begin
-            index = ids$25;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$26) & ~found) begin
-            index = ids$26;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$27) & ~found) begin
-            index = ids$27;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$28) & ~found) begin
-            index = ids$28;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$29) & ~found) begin
-            index = ids$29;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$30) & ~found) begin
-            index = ids$30;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$31) & ~found) begin
-            index = ids$31;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$sel_pe
-
-
-module bbs$state(d,q,clock);
+module bbs$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -1568,7 +1220,7 @@ module bbs$state(d,q,clock);
        q <= d;
     end
 
-endmodule // top$state
+endmodule // bbs$dff3
 
 
 module bbs$succ0_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -1597,36 +1249,7 @@ module bbs$succ0_ram(read_address,read_clock,read_data,write_address,write_clock
        end
     end
 
-endmodule // top$succ0_ram
-
-
-module bbs$succ1_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [4:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [4:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[4:0] mem[31:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$succ1_ram
+endmodule // bbs$succ0_ram
 
 
 module bbs$word_pe(mask,index,valid);
@@ -1745,4 +1368,4 @@ module bbs$word_pe(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$word_pe
+endmodule // bbs$word_pe

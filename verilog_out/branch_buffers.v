@@ -228,152 +228,152 @@ module branch_buffers(clock,reset,valid,sub_mask,sub_rows,taken,last,done,taken_
     reg  [31:0] not_taken_base;
 
     // Sub module instances
-    branch_buffers$taken_buf$0 taken_buf$0(
+    branch_buffers$dff32 taken_buf$0(
         .d(taken_buf$0$d),
         .q(taken_buf$0$q),
         .clock(taken_buf$0$clock)
     );
-    branch_buffers$taken_buf$1 taken_buf$1(
+    branch_buffers$dff32 taken_buf$1(
         .d(taken_buf$1$d),
         .q(taken_buf$1$q),
         .clock(taken_buf$1$clock)
     );
-    branch_buffers$taken_buf$2 taken_buf$2(
+    branch_buffers$dff32 taken_buf$2(
         .d(taken_buf$2$d),
         .q(taken_buf$2$q),
         .clock(taken_buf$2$clock)
     );
-    branch_buffers$taken_buf$3 taken_buf$3(
+    branch_buffers$dff32 taken_buf$3(
         .d(taken_buf$3$d),
         .q(taken_buf$3$q),
         .clock(taken_buf$3$clock)
     );
-    branch_buffers$taken_buf$4 taken_buf$4(
+    branch_buffers$dff32 taken_buf$4(
         .d(taken_buf$4$d),
         .q(taken_buf$4$q),
         .clock(taken_buf$4$clock)
     );
-    branch_buffers$taken_buf$5 taken_buf$5(
+    branch_buffers$dff32 taken_buf$5(
         .d(taken_buf$5$d),
         .q(taken_buf$5$q),
         .clock(taken_buf$5$clock)
     );
-    branch_buffers$taken_buf$6 taken_buf$6(
+    branch_buffers$dff32 taken_buf$6(
         .d(taken_buf$6$d),
         .q(taken_buf$6$q),
         .clock(taken_buf$6$clock)
     );
-    branch_buffers$taken_buf$7 taken_buf$7(
+    branch_buffers$dff32 taken_buf$7(
         .d(taken_buf$7$d),
         .q(taken_buf$7$q),
         .clock(taken_buf$7$clock)
     );
-    branch_buffers$not_taken_buf$0 not_taken_buf$0(
+    branch_buffers$dff32 not_taken_buf$0(
         .d(not_taken_buf$0$d),
         .q(not_taken_buf$0$q),
         .clock(not_taken_buf$0$clock)
     );
-    branch_buffers$not_taken_buf$1 not_taken_buf$1(
+    branch_buffers$dff32 not_taken_buf$1(
         .d(not_taken_buf$1$d),
         .q(not_taken_buf$1$q),
         .clock(not_taken_buf$1$clock)
     );
-    branch_buffers$not_taken_buf$2 not_taken_buf$2(
+    branch_buffers$dff32 not_taken_buf$2(
         .d(not_taken_buf$2$d),
         .q(not_taken_buf$2$q),
         .clock(not_taken_buf$2$clock)
     );
-    branch_buffers$not_taken_buf$3 not_taken_buf$3(
+    branch_buffers$dff32 not_taken_buf$3(
         .d(not_taken_buf$3$d),
         .q(not_taken_buf$3$q),
         .clock(not_taken_buf$3$clock)
     );
-    branch_buffers$not_taken_buf$4 not_taken_buf$4(
+    branch_buffers$dff32 not_taken_buf$4(
         .d(not_taken_buf$4$d),
         .q(not_taken_buf$4$q),
         .clock(not_taken_buf$4$clock)
     );
-    branch_buffers$not_taken_buf$5 not_taken_buf$5(
+    branch_buffers$dff32 not_taken_buf$5(
         .d(not_taken_buf$5$d),
         .q(not_taken_buf$5$q),
         .clock(not_taken_buf$5$clock)
     );
-    branch_buffers$not_taken_buf$6 not_taken_buf$6(
+    branch_buffers$dff32 not_taken_buf$6(
         .d(not_taken_buf$6$d),
         .q(not_taken_buf$6$q),
         .clock(not_taken_buf$6$clock)
     );
-    branch_buffers$not_taken_buf$7 not_taken_buf$7(
+    branch_buffers$dff32 not_taken_buf$7(
         .d(not_taken_buf$7$d),
         .q(not_taken_buf$7$q),
         .clock(not_taken_buf$7$clock)
     );
-    branch_buffers$finished finished(
+    branch_buffers$dff1 finished(
         .d(finished$d),
         .q(finished$q),
         .clock(finished$clock)
     );
-    branch_buffers$taken_wide$0 taken_wide$0(
+    branch_buffers$not_taken_wide taken_wide$0(
         .narrow(taken_wide$0$narrow),
         .wide(taken_wide$0$wide)
     );
-    branch_buffers$taken_wide$1 taken_wide$1(
+    branch_buffers$not_taken_wide taken_wide$1(
         .narrow(taken_wide$1$narrow),
         .wide(taken_wide$1$wide)
     );
-    branch_buffers$taken_wide$2 taken_wide$2(
+    branch_buffers$not_taken_wide taken_wide$2(
         .narrow(taken_wide$2$narrow),
         .wide(taken_wide$2$wide)
     );
-    branch_buffers$taken_wide$3 taken_wide$3(
+    branch_buffers$not_taken_wide taken_wide$3(
         .narrow(taken_wide$3$narrow),
         .wide(taken_wide$3$wide)
     );
-    branch_buffers$taken_wide$4 taken_wide$4(
+    branch_buffers$not_taken_wide taken_wide$4(
         .narrow(taken_wide$4$narrow),
         .wide(taken_wide$4$wide)
     );
-    branch_buffers$taken_wide$5 taken_wide$5(
+    branch_buffers$not_taken_wide taken_wide$5(
         .narrow(taken_wide$5$narrow),
         .wide(taken_wide$5$wide)
     );
-    branch_buffers$taken_wide$6 taken_wide$6(
+    branch_buffers$not_taken_wide taken_wide$6(
         .narrow(taken_wide$6$narrow),
         .wide(taken_wide$6$wide)
     );
-    branch_buffers$taken_wide$7 taken_wide$7(
+    branch_buffers$not_taken_wide taken_wide$7(
         .narrow(taken_wide$7$narrow),
         .wide(taken_wide$7$wide)
     );
-    branch_buffers$not_taken_wide$0 not_taken_wide$0(
+    branch_buffers$not_taken_wide not_taken_wide$0(
         .narrow(not_taken_wide$0$narrow),
         .wide(not_taken_wide$0$wide)
     );
-    branch_buffers$not_taken_wide$1 not_taken_wide$1(
+    branch_buffers$not_taken_wide not_taken_wide$1(
         .narrow(not_taken_wide$1$narrow),
         .wide(not_taken_wide$1$wide)
     );
-    branch_buffers$not_taken_wide$2 not_taken_wide$2(
+    branch_buffers$not_taken_wide not_taken_wide$2(
         .narrow(not_taken_wide$2$narrow),
         .wide(not_taken_wide$2$wide)
     );
-    branch_buffers$not_taken_wide$3 not_taken_wide$3(
+    branch_buffers$not_taken_wide not_taken_wide$3(
         .narrow(not_taken_wide$3$narrow),
         .wide(not_taken_wide$3$wide)
     );
-    branch_buffers$not_taken_wide$4 not_taken_wide$4(
+    branch_buffers$not_taken_wide not_taken_wide$4(
         .narrow(not_taken_wide$4$narrow),
         .wide(not_taken_wide$4$wide)
     );
-    branch_buffers$not_taken_wide$5 not_taken_wide$5(
+    branch_buffers$not_taken_wide not_taken_wide$5(
         .narrow(not_taken_wide$5$narrow),
         .wide(not_taken_wide$5$wide)
     );
-    branch_buffers$not_taken_wide$6 not_taken_wide$6(
+    branch_buffers$not_taken_wide not_taken_wide$6(
         .narrow(not_taken_wide$6$narrow),
         .wide(not_taken_wide$6$wide)
     );
-    branch_buffers$not_taken_wide$7 not_taken_wide$7(
+    branch_buffers$not_taken_wide not_taken_wide$7(
         .narrow(not_taken_wide$7$narrow),
         .wide(not_taken_wide$7$wide)
     );
@@ -1407,10 +1407,10 @@ module branch_buffers(clock,reset,valid,sub_mask,sub_rows,taken,last,done,taken_
         end
     end
 
-endmodule // top
+endmodule // branch_buffers
 
 
-module branch_buffers$finished(d,q,clock);
+module branch_buffers$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1426,29 +1426,10 @@ module branch_buffers$finished(d,q,clock);
        q <= d;
     end
 
-endmodule // top$finished
+endmodule // branch_buffers$dff1
 
 
-module branch_buffers$not_taken_buf$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$0
-
-
-module branch_buffers$not_taken_buf$1(d,q,clock);
+module branch_buffers$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1464,124 +1445,10 @@ module branch_buffers$not_taken_buf$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$not_taken_buf$1
+endmodule // branch_buffers$dff32
 
 
-module branch_buffers$not_taken_buf$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$2
-
-
-module branch_buffers$not_taken_buf$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$3
-
-
-module branch_buffers$not_taken_buf$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$4
-
-
-module branch_buffers$not_taken_buf$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$5
-
-
-module branch_buffers$not_taken_buf$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$6
-
-
-module branch_buffers$not_taken_buf$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$not_taken_buf$7
-
-
-module branch_buffers$not_taken_wide$0(narrow,wide);
+module branch_buffers$not_taken_wide(narrow,wide);
 
     // Module arguments
     input wire  [31:0] narrow;
@@ -1589,321 +1456,4 @@ module branch_buffers$not_taken_wide$0(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$0
-
-
-module branch_buffers$not_taken_wide$1(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$1
-
-
-module branch_buffers$not_taken_wide$2(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$2
-
-
-module branch_buffers$not_taken_wide$3(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$3
-
-
-module branch_buffers$not_taken_wide$4(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$4
-
-
-module branch_buffers$not_taken_wide$5(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$5
-
-
-module branch_buffers$not_taken_wide$6(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$6
-
-
-module branch_buffers$not_taken_wide$7(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$not_taken_wide$7
-
-
-module branch_buffers$taken_buf$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$0
-
-
-module branch_buffers$taken_buf$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$1
-
-
-module branch_buffers$taken_buf$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$2
-
-
-module branch_buffers$taken_buf$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$3
-
-
-module branch_buffers$taken_buf$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$4
-
-
-module branch_buffers$taken_buf$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$5
-
-
-module branch_buffers$taken_buf$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$6
-
-
-module branch_buffers$taken_buf$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$taken_buf$7
-
-
-module branch_buffers$taken_wide$0(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$0
-
-
-module branch_buffers$taken_wide$1(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$1
-
-
-module branch_buffers$taken_wide$2(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$2
-
-
-module branch_buffers$taken_wide$3(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$3
-
-
-module branch_buffers$taken_wide$4(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$4
-
-
-module branch_buffers$taken_wide$5(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$5
-
-
-module branch_buffers$taken_wide$6(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$6
-
-
-module branch_buffers$taken_wide$7(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [255:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {224'd0, narrow};
-endmodule // top$taken_wide$7
+endmodule // branch_buffers$not_taken_wide

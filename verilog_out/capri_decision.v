@@ -44,4 +44,4 @@ module capri_decision(policy,branch,uniform,diverged,capt_hit,capt_predict,stall
         bypass = branch & ~wants;
     end
 
-endmodule // top
+endmodule // capri_decision

@@ -462,642 +462,642 @@ module capt(clock,reset,lookup_pc,hit,predict_adequate,op,op_pc,op_adequate);
     reg  [4:0] touch_age;
 
     // Sub module instances
-    capt$valid$0 valid$0(
+    capt$dff1 valid$0(
         .d(valid$0$d),
         .q(valid$0$q),
         .clock(valid$0$clock)
     );
-    capt$valid$1 valid$1(
+    capt$dff1 valid$1(
         .d(valid$1$d),
         .q(valid$1$q),
         .clock(valid$1$clock)
     );
-    capt$valid$2 valid$2(
+    capt$dff1 valid$2(
         .d(valid$2$d),
         .q(valid$2$q),
         .clock(valid$2$clock)
     );
-    capt$valid$3 valid$3(
+    capt$dff1 valid$3(
         .d(valid$3$d),
         .q(valid$3$q),
         .clock(valid$3$clock)
     );
-    capt$valid$4 valid$4(
+    capt$dff1 valid$4(
         .d(valid$4$d),
         .q(valid$4$q),
         .clock(valid$4$clock)
     );
-    capt$valid$5 valid$5(
+    capt$dff1 valid$5(
         .d(valid$5$d),
         .q(valid$5$q),
         .clock(valid$5$clock)
     );
-    capt$valid$6 valid$6(
+    capt$dff1 valid$6(
         .d(valid$6$d),
         .q(valid$6$q),
         .clock(valid$6$clock)
     );
-    capt$valid$7 valid$7(
+    capt$dff1 valid$7(
         .d(valid$7$d),
         .q(valid$7$q),
         .clock(valid$7$clock)
     );
-    capt$valid$8 valid$8(
+    capt$dff1 valid$8(
         .d(valid$8$d),
         .q(valid$8$q),
         .clock(valid$8$clock)
     );
-    capt$valid$9 valid$9(
+    capt$dff1 valid$9(
         .d(valid$9$d),
         .q(valid$9$q),
         .clock(valid$9$clock)
     );
-    capt$valid$10 valid$10(
+    capt$dff1 valid$10(
         .d(valid$10$d),
         .q(valid$10$q),
         .clock(valid$10$clock)
     );
-    capt$valid$11 valid$11(
+    capt$dff1 valid$11(
         .d(valid$11$d),
         .q(valid$11$q),
         .clock(valid$11$clock)
     );
-    capt$valid$12 valid$12(
+    capt$dff1 valid$12(
         .d(valid$12$d),
         .q(valid$12$q),
         .clock(valid$12$clock)
     );
-    capt$valid$13 valid$13(
+    capt$dff1 valid$13(
         .d(valid$13$d),
         .q(valid$13$q),
         .clock(valid$13$clock)
     );
-    capt$valid$14 valid$14(
+    capt$dff1 valid$14(
         .d(valid$14$d),
         .q(valid$14$q),
         .clock(valid$14$clock)
     );
-    capt$valid$15 valid$15(
+    capt$dff1 valid$15(
         .d(valid$15$d),
         .q(valid$15$q),
         .clock(valid$15$clock)
     );
-    capt$valid$16 valid$16(
+    capt$dff1 valid$16(
         .d(valid$16$d),
         .q(valid$16$q),
         .clock(valid$16$clock)
     );
-    capt$valid$17 valid$17(
+    capt$dff1 valid$17(
         .d(valid$17$d),
         .q(valid$17$q),
         .clock(valid$17$clock)
     );
-    capt$valid$18 valid$18(
+    capt$dff1 valid$18(
         .d(valid$18$d),
         .q(valid$18$q),
         .clock(valid$18$clock)
     );
-    capt$valid$19 valid$19(
+    capt$dff1 valid$19(
         .d(valid$19$d),
         .q(valid$19$q),
         .clock(valid$19$clock)
     );
-    capt$valid$20 valid$20(
+    capt$dff1 valid$20(
         .d(valid$20$d),
         .q(valid$20$q),
         .clock(valid$20$clock)
     );
-    capt$valid$21 valid$21(
+    capt$dff1 valid$21(
         .d(valid$21$d),
         .q(valid$21$q),
         .clock(valid$21$clock)
     );
-    capt$valid$22 valid$22(
+    capt$dff1 valid$22(
         .d(valid$22$d),
         .q(valid$22$q),
         .clock(valid$22$clock)
     );
-    capt$valid$23 valid$23(
+    capt$dff1 valid$23(
         .d(valid$23$d),
         .q(valid$23$q),
         .clock(valid$23$clock)
     );
-    capt$valid$24 valid$24(
+    capt$dff1 valid$24(
         .d(valid$24$d),
         .q(valid$24$q),
         .clock(valid$24$clock)
     );
-    capt$valid$25 valid$25(
+    capt$dff1 valid$25(
         .d(valid$25$d),
         .q(valid$25$q),
         .clock(valid$25$clock)
     );
-    capt$valid$26 valid$26(
+    capt$dff1 valid$26(
         .d(valid$26$d),
         .q(valid$26$q),
         .clock(valid$26$clock)
     );
-    capt$valid$27 valid$27(
+    capt$dff1 valid$27(
         .d(valid$27$d),
         .q(valid$27$q),
         .clock(valid$27$clock)
     );
-    capt$valid$28 valid$28(
+    capt$dff1 valid$28(
         .d(valid$28$d),
         .q(valid$28$q),
         .clock(valid$28$clock)
     );
-    capt$valid$29 valid$29(
+    capt$dff1 valid$29(
         .d(valid$29$d),
         .q(valid$29$q),
         .clock(valid$29$clock)
     );
-    capt$valid$30 valid$30(
+    capt$dff1 valid$30(
         .d(valid$30$d),
         .q(valid$30$q),
         .clock(valid$30$clock)
     );
-    capt$valid$31 valid$31(
+    capt$dff1 valid$31(
         .d(valid$31$d),
         .q(valid$31$q),
         .clock(valid$31$clock)
     );
-    capt$tag$0 tag$0(
+    capt$dff32 tag$0(
         .d(tag$0$d),
         .q(tag$0$q),
         .clock(tag$0$clock)
     );
-    capt$tag$1 tag$1(
+    capt$dff32 tag$1(
         .d(tag$1$d),
         .q(tag$1$q),
         .clock(tag$1$clock)
     );
-    capt$tag$2 tag$2(
+    capt$dff32 tag$2(
         .d(tag$2$d),
         .q(tag$2$q),
         .clock(tag$2$clock)
     );
-    capt$tag$3 tag$3(
+    capt$dff32 tag$3(
         .d(tag$3$d),
         .q(tag$3$q),
         .clock(tag$3$clock)
     );
-    capt$tag$4 tag$4(
+    capt$dff32 tag$4(
         .d(tag$4$d),
         .q(tag$4$q),
         .clock(tag$4$clock)
     );
-    capt$tag$5 tag$5(
+    capt$dff32 tag$5(
         .d(tag$5$d),
         .q(tag$5$q),
         .clock(tag$5$clock)
     );
-    capt$tag$6 tag$6(
+    capt$dff32 tag$6(
         .d(tag$6$d),
         .q(tag$6$q),
         .clock(tag$6$clock)
     );
-    capt$tag$7 tag$7(
+    capt$dff32 tag$7(
         .d(tag$7$d),
         .q(tag$7$q),
         .clock(tag$7$clock)
     );
-    capt$tag$8 tag$8(
+    capt$dff32 tag$8(
         .d(tag$8$d),
         .q(tag$8$q),
         .clock(tag$8$clock)
     );
-    capt$tag$9 tag$9(
+    capt$dff32 tag$9(
         .d(tag$9$d),
         .q(tag$9$q),
         .clock(tag$9$clock)
     );
-    capt$tag$10 tag$10(
+    capt$dff32 tag$10(
         .d(tag$10$d),
         .q(tag$10$q),
         .clock(tag$10$clock)
     );
-    capt$tag$11 tag$11(
+    capt$dff32 tag$11(
         .d(tag$11$d),
         .q(tag$11$q),
         .clock(tag$11$clock)
     );
-    capt$tag$12 tag$12(
+    capt$dff32 tag$12(
         .d(tag$12$d),
         .q(tag$12$q),
         .clock(tag$12$clock)
     );
-    capt$tag$13 tag$13(
+    capt$dff32 tag$13(
         .d(tag$13$d),
         .q(tag$13$q),
         .clock(tag$13$clock)
     );
-    capt$tag$14 tag$14(
+    capt$dff32 tag$14(
         .d(tag$14$d),
         .q(tag$14$q),
         .clock(tag$14$clock)
     );
-    capt$tag$15 tag$15(
+    capt$dff32 tag$15(
         .d(tag$15$d),
         .q(tag$15$q),
         .clock(tag$15$clock)
     );
-    capt$tag$16 tag$16(
+    capt$dff32 tag$16(
         .d(tag$16$d),
         .q(tag$16$q),
         .clock(tag$16$clock)
     );
-    capt$tag$17 tag$17(
+    capt$dff32 tag$17(
         .d(tag$17$d),
         .q(tag$17$q),
         .clock(tag$17$clock)
     );
-    capt$tag$18 tag$18(
+    capt$dff32 tag$18(
         .d(tag$18$d),
         .q(tag$18$q),
         .clock(tag$18$clock)
     );
-    capt$tag$19 tag$19(
+    capt$dff32 tag$19(
         .d(tag$19$d),
         .q(tag$19$q),
         .clock(tag$19$clock)
     );
-    capt$tag$20 tag$20(
+    capt$dff32 tag$20(
         .d(tag$20$d),
         .q(tag$20$q),
         .clock(tag$20$clock)
     );
-    capt$tag$21 tag$21(
+    capt$dff32 tag$21(
         .d(tag$21$d),
         .q(tag$21$q),
         .clock(tag$21$clock)
     );
-    capt$tag$22 tag$22(
+    capt$dff32 tag$22(
         .d(tag$22$d),
         .q(tag$22$q),
         .clock(tag$22$clock)
     );
-    capt$tag$23 tag$23(
+    capt$dff32 tag$23(
         .d(tag$23$d),
         .q(tag$23$q),
         .clock(tag$23$clock)
     );
-    capt$tag$24 tag$24(
+    capt$dff32 tag$24(
         .d(tag$24$d),
         .q(tag$24$q),
         .clock(tag$24$clock)
     );
-    capt$tag$25 tag$25(
+    capt$dff32 tag$25(
         .d(tag$25$d),
         .q(tag$25$q),
         .clock(tag$25$clock)
     );
-    capt$tag$26 tag$26(
+    capt$dff32 tag$26(
         .d(tag$26$d),
         .q(tag$26$q),
         .clock(tag$26$clock)
     );
-    capt$tag$27 tag$27(
+    capt$dff32 tag$27(
         .d(tag$27$d),
         .q(tag$27$q),
         .clock(tag$27$clock)
     );
-    capt$tag$28 tag$28(
+    capt$dff32 tag$28(
         .d(tag$28$d),
         .q(tag$28$q),
         .clock(tag$28$clock)
     );
-    capt$tag$29 tag$29(
+    capt$dff32 tag$29(
         .d(tag$29$d),
         .q(tag$29$q),
         .clock(tag$29$clock)
     );
-    capt$tag$30 tag$30(
+    capt$dff32 tag$30(
         .d(tag$30$d),
         .q(tag$30$q),
         .clock(tag$30$clock)
     );
-    capt$tag$31 tag$31(
+    capt$dff32 tag$31(
         .d(tag$31$d),
         .q(tag$31$q),
         .clock(tag$31$clock)
     );
-    capt$history$0 history$0(
+    capt$dff1 history$0(
         .d(history$0$d),
         .q(history$0$q),
         .clock(history$0$clock)
     );
-    capt$history$1 history$1(
+    capt$dff1 history$1(
         .d(history$1$d),
         .q(history$1$q),
         .clock(history$1$clock)
     );
-    capt$history$2 history$2(
+    capt$dff1 history$2(
         .d(history$2$d),
         .q(history$2$q),
         .clock(history$2$clock)
     );
-    capt$history$3 history$3(
+    capt$dff1 history$3(
         .d(history$3$d),
         .q(history$3$q),
         .clock(history$3$clock)
     );
-    capt$history$4 history$4(
+    capt$dff1 history$4(
         .d(history$4$d),
         .q(history$4$q),
         .clock(history$4$clock)
     );
-    capt$history$5 history$5(
+    capt$dff1 history$5(
         .d(history$5$d),
         .q(history$5$q),
         .clock(history$5$clock)
     );
-    capt$history$6 history$6(
+    capt$dff1 history$6(
         .d(history$6$d),
         .q(history$6$q),
         .clock(history$6$clock)
     );
-    capt$history$7 history$7(
+    capt$dff1 history$7(
         .d(history$7$d),
         .q(history$7$q),
         .clock(history$7$clock)
     );
-    capt$history$8 history$8(
+    capt$dff1 history$8(
         .d(history$8$d),
         .q(history$8$q),
         .clock(history$8$clock)
     );
-    capt$history$9 history$9(
+    capt$dff1 history$9(
         .d(history$9$d),
         .q(history$9$q),
         .clock(history$9$clock)
     );
-    capt$history$10 history$10(
+    capt$dff1 history$10(
         .d(history$10$d),
         .q(history$10$q),
         .clock(history$10$clock)
     );
-    capt$history$11 history$11(
+    capt$dff1 history$11(
         .d(history$11$d),
         .q(history$11$q),
         .clock(history$11$clock)
     );
-    capt$history$12 history$12(
+    capt$dff1 history$12(
         .d(history$12$d),
         .q(history$12$q),
         .clock(history$12$clock)
     );
-    capt$history$13 history$13(
+    capt$dff1 history$13(
         .d(history$13$d),
         .q(history$13$q),
         .clock(history$13$clock)
     );
-    capt$history$14 history$14(
+    capt$dff1 history$14(
         .d(history$14$d),
         .q(history$14$q),
         .clock(history$14$clock)
     );
-    capt$history$15 history$15(
+    capt$dff1 history$15(
         .d(history$15$d),
         .q(history$15$q),
         .clock(history$15$clock)
     );
-    capt$history$16 history$16(
+    capt$dff1 history$16(
         .d(history$16$d),
         .q(history$16$q),
         .clock(history$16$clock)
     );
-    capt$history$17 history$17(
+    capt$dff1 history$17(
         .d(history$17$d),
         .q(history$17$q),
         .clock(history$17$clock)
     );
-    capt$history$18 history$18(
+    capt$dff1 history$18(
         .d(history$18$d),
         .q(history$18$q),
         .clock(history$18$clock)
     );
-    capt$history$19 history$19(
+    capt$dff1 history$19(
         .d(history$19$d),
         .q(history$19$q),
         .clock(history$19$clock)
     );
-    capt$history$20 history$20(
+    capt$dff1 history$20(
         .d(history$20$d),
         .q(history$20$q),
         .clock(history$20$clock)
     );
-    capt$history$21 history$21(
+    capt$dff1 history$21(
         .d(history$21$d),
         .q(history$21$q),
         .clock(history$21$clock)
     );
-    capt$history$22 history$22(
+    capt$dff1 history$22(
         .d(history$22$d),
         .q(history$22$q),
         .clock(history$22$clock)
     );
-    capt$history$23 history$23(
+    capt$dff1 history$23(
         .d(history$23$d),
         .q(history$23$q),
         .clock(history$23$clock)
     );
-    capt$history$24 history$24(
+    capt$dff1 history$24(
         .d(history$24$d),
         .q(history$24$q),
         .clock(history$24$clock)
     );
-    capt$history$25 history$25(
+    capt$dff1 history$25(
         .d(history$25$d),
         .q(history$25$q),
         .clock(history$25$clock)
     );
-    capt$history$26 history$26(
+    capt$dff1 history$26(
         .d(history$26$d),
         .q(history$26$q),
         .clock(history$26$clock)
     );
-    capt$history$27 history$27(
+    capt$dff1 history$27(
         .d(history$27$d),
         .q(history$27$q),
         .clock(history$27$clock)
     );
-    capt$history$28 history$28(
+    capt$dff1 history$28(
         .d(history$28$d),
         .q(history$28$q),
         .clock(history$28$clock)
     );
-    capt$history$29 history$29(
+    capt$dff1 history$29(
         .d(history$29$d),
         .q(history$29$q),
         .clock(history$29$clock)
     );
-    capt$history$30 history$30(
+    capt$dff1 history$30(
         .d(history$30$d),
         .q(history$30$q),
         .clock(history$30$clock)
     );
-    capt$history$31 history$31(
+    capt$dff1 history$31(
         .d(history$31$d),
         .q(history$31$q),
         .clock(history$31$clock)
     );
-    capt$age$0 age$0(
+    capt$dff5 age$0(
         .d(age$0$d),
         .q(age$0$q),
         .clock(age$0$clock)
     );
-    capt$age$1 age$1(
+    capt$dff5 age$1(
         .d(age$1$d),
         .q(age$1$q),
         .clock(age$1$clock)
     );
-    capt$age$2 age$2(
+    capt$dff5 age$2(
         .d(age$2$d),
         .q(age$2$q),
         .clock(age$2$clock)
     );
-    capt$age$3 age$3(
+    capt$dff5 age$3(
         .d(age$3$d),
         .q(age$3$q),
         .clock(age$3$clock)
     );
-    capt$age$4 age$4(
+    capt$dff5 age$4(
         .d(age$4$d),
         .q(age$4$q),
         .clock(age$4$clock)
     );
-    capt$age$5 age$5(
+    capt$dff5 age$5(
         .d(age$5$d),
         .q(age$5$q),
         .clock(age$5$clock)
     );
-    capt$age$6 age$6(
+    capt$dff5 age$6(
         .d(age$6$d),
         .q(age$6$q),
         .clock(age$6$clock)
     );
-    capt$age$7 age$7(
+    capt$dff5 age$7(
         .d(age$7$d),
         .q(age$7$q),
         .clock(age$7$clock)
     );
-    capt$age$8 age$8(
+    capt$dff5 age$8(
         .d(age$8$d),
         .q(age$8$q),
         .clock(age$8$clock)
     );
-    capt$age$9 age$9(
+    capt$dff5 age$9(
         .d(age$9$d),
         .q(age$9$q),
         .clock(age$9$clock)
     );
-    capt$age$10 age$10(
+    capt$dff5 age$10(
         .d(age$10$d),
         .q(age$10$q),
         .clock(age$10$clock)
     );
-    capt$age$11 age$11(
+    capt$dff5 age$11(
         .d(age$11$d),
         .q(age$11$q),
         .clock(age$11$clock)
     );
-    capt$age$12 age$12(
+    capt$dff5 age$12(
         .d(age$12$d),
         .q(age$12$q),
         .clock(age$12$clock)
     );
-    capt$age$13 age$13(
+    capt$dff5 age$13(
         .d(age$13$d),
         .q(age$13$q),
         .clock(age$13$clock)
     );
-    capt$age$14 age$14(
+    capt$dff5 age$14(
         .d(age$14$d),
         .q(age$14$q),
         .clock(age$14$clock)
     );
-    capt$age$15 age$15(
+    capt$dff5 age$15(
         .d(age$15$d),
         .q(age$15$q),
         .clock(age$15$clock)
     );
-    capt$age$16 age$16(
+    capt$dff5 age$16(
         .d(age$16$d),
         .q(age$16$q),
         .clock(age$16$clock)
     );
-    capt$age$17 age$17(
+    capt$dff5 age$17(
         .d(age$17$d),
         .q(age$17$q),
         .clock(age$17$clock)
     );
-    capt$age$18 age$18(
+    capt$dff5 age$18(
         .d(age$18$d),
         .q(age$18$q),
         .clock(age$18$clock)
     );
-    capt$age$19 age$19(
+    capt$dff5 age$19(
         .d(age$19$d),
         .q(age$19$q),
         .clock(age$19$clock)
     );
-    capt$age$20 age$20(
+    capt$dff5 age$20(
         .d(age$20$d),
         .q(age$20$q),
         .clock(age$20$clock)
     );
-    capt$age$21 age$21(
+    capt$dff5 age$21(
         .d(age$21$d),
         .q(age$21$q),
         .clock(age$21$clock)
     );
-    capt$age$22 age$22(
+    capt$dff5 age$22(
         .d(age$22$d),
         .q(age$22$q),
         .clock(age$22$clock)
     );
-    capt$age$23 age$23(
+    capt$dff5 age$23(
         .d(age$23$d),
         .q(age$23$q),
         .clock(age$23$clock)
     );
-    capt$age$24 age$24(
+    capt$dff5 age$24(
         .d(age$24$d),
         .q(age$24$q),
         .clock(age$24$clock)
     );
-    capt$age$25 age$25(
+    capt$dff5 age$25(
         .d(age$25$d),
         .q(age$25$q),
         .clock(age$25$clock)
     );
-    capt$age$26 age$26(
+    capt$dff5 age$26(
         .d(age$26$d),
         .q(age$26$q),
         .clock(age$26$clock)
     );
-    capt$age$27 age$27(
+    capt$dff5 age$27(
         .d(age$27$d),
         .q(age$27$q),
         .clock(age$27$clock)
     );
-    capt$age$28 age$28(
+    capt$dff5 age$28(
         .d(age$28$d),
         .q(age$28$q),
         .clock(age$28$clock)
     );
-    capt$age$29 age$29(
+    capt$dff5 age$29(
         .d(age$29$d),
         .q(age$29$q),
         .clock(age$29$clock)
     );
-    capt$age$30 age$30(
+    capt$dff5 age$30(
         .d(age$30$d),
         .q(age$30$q),
         .clock(age$30$clock)
     );
-    capt$age$31 age$31(
+    capt$dff5 age$31(
         .d(age$31$d),
         .q(age$31$q),
         .clock(age$31$clock)
@@ -3209,29 +3209,10 @@ module capt(clock,reset,lookup_pc,hit,predict_adequate,op,op_pc,op_adequate);
         end
     end
 
-endmodule // top
+endmodule // capt
 
 
-module capt$age$0(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$0
-
-
-module capt$age$1(d,q,clock);
+module capt$dff5(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -3247,1188 +3228,10 @@ module capt$age$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$age$1
+endmodule // capt$dff5
 
 
-module capt$age$10(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$10
-
-
-module capt$age$11(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$11
-
-
-module capt$age$12(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$12
-
-
-module capt$age$13(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$13
-
-
-module capt$age$14(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$14
-
-
-module capt$age$15(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$15
-
-
-module capt$age$16(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$16
-
-
-module capt$age$17(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$17
-
-
-module capt$age$18(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$18
-
-
-module capt$age$19(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$19
-
-
-module capt$age$2(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$2
-
-
-module capt$age$20(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$20
-
-
-module capt$age$21(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$21
-
-
-module capt$age$22(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$22
-
-
-module capt$age$23(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$23
-
-
-module capt$age$24(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$24
-
-
-module capt$age$25(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$25
-
-
-module capt$age$26(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$26
-
-
-module capt$age$27(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$27
-
-
-module capt$age$28(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$28
-
-
-module capt$age$29(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$29
-
-
-module capt$age$3(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$3
-
-
-module capt$age$30(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$30
-
-
-module capt$age$31(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$31
-
-
-module capt$age$4(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$4
-
-
-module capt$age$5(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$5
-
-
-module capt$age$6(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$6
-
-
-module capt$age$7(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$7
-
-
-module capt$age$8(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$8
-
-
-module capt$age$9(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$9
-
-
-module capt$history$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$0
-
-
-module capt$history$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$1
-
-
-module capt$history$10(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$10
-
-
-module capt$history$11(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$11
-
-
-module capt$history$12(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$12
-
-
-module capt$history$13(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$13
-
-
-module capt$history$14(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$14
-
-
-module capt$history$15(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$15
-
-
-module capt$history$16(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$16
-
-
-module capt$history$17(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$17
-
-
-module capt$history$18(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$18
-
-
-module capt$history$19(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$19
-
-
-module capt$history$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$2
-
-
-module capt$history$20(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$20
-
-
-module capt$history$21(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$21
-
-
-module capt$history$22(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$22
-
-
-module capt$history$23(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$23
-
-
-module capt$history$24(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$24
-
-
-module capt$history$25(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$25
-
-
-module capt$history$26(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$26
-
-
-module capt$history$27(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$27
-
-
-module capt$history$28(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$28
-
-
-module capt$history$29(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$29
-
-
-module capt$history$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$3
-
-
-module capt$history$30(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$30
-
-
-module capt$history$31(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$31
-
-
-module capt$history$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$4
-
-
-module capt$history$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$5
-
-
-module capt$history$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$6
-
-
-module capt$history$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$7
-
-
-module capt$history$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$8
-
-
-module capt$history$9(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$9
-
-
-module capt$tag$0(d,q,clock);
+module capt$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4444,599 +3247,10 @@ module capt$tag$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$tag$0
+endmodule // capt$dff32
 
 
-module capt$tag$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$1
-
-
-module capt$tag$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$10
-
-
-module capt$tag$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$11
-
-
-module capt$tag$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$12
-
-
-module capt$tag$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$13
-
-
-module capt$tag$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$14
-
-
-module capt$tag$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$15
-
-
-module capt$tag$16(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$16
-
-
-module capt$tag$17(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$17
-
-
-module capt$tag$18(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$18
-
-
-module capt$tag$19(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$19
-
-
-module capt$tag$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$2
-
-
-module capt$tag$20(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$20
-
-
-module capt$tag$21(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$21
-
-
-module capt$tag$22(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$22
-
-
-module capt$tag$23(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$23
-
-
-module capt$tag$24(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$24
-
-
-module capt$tag$25(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$25
-
-
-module capt$tag$26(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$26
-
-
-module capt$tag$27(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$27
-
-
-module capt$tag$28(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$28
-
-
-module capt$tag$29(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$29
-
-
-module capt$tag$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$3
-
-
-module capt$tag$30(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$30
-
-
-module capt$tag$31(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$31
-
-
-module capt$tag$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$4
-
-
-module capt$tag$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$5
-
-
-module capt$tag$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$6
-
-
-module capt$tag$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$7
-
-
-module capt$tag$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$8
-
-
-module capt$tag$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$9
-
-
-module capt$valid$0(d,q,clock);
+module capt$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5052,593 +3266,4 @@ module capt$valid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$valid$0
-
-
-module capt$valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$1
-
-
-module capt$valid$10(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$10
-
-
-module capt$valid$11(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$11
-
-
-module capt$valid$12(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$12
-
-
-module capt$valid$13(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$13
-
-
-module capt$valid$14(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$14
-
-
-module capt$valid$15(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$15
-
-
-module capt$valid$16(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$16
-
-
-module capt$valid$17(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$17
-
-
-module capt$valid$18(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$18
-
-
-module capt$valid$19(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$19
-
-
-module capt$valid$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$2
-
-
-module capt$valid$20(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$20
-
-
-module capt$valid$21(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$21
-
-
-module capt$valid$22(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$22
-
-
-module capt$valid$23(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$23
-
-
-module capt$valid$24(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$24
-
-
-module capt$valid$25(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$25
-
-
-module capt$valid$26(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$26
-
-
-module capt$valid$27(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$27
-
-
-module capt$valid$28(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$28
-
-
-module capt$valid$29(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$29
-
-
-module capt$valid$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$3
-
-
-module capt$valid$30(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$30
-
-
-module capt$valid$31(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$31
-
-
-module capt$valid$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$4
-
-
-module capt$valid$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$5
-
-
-module capt$valid$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$6
-
-
-module capt$valid$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$7
-
-
-module capt$valid$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$8
-
-
-module capt$valid$9(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$9
+endmodule // capt$dff1

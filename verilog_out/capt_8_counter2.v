@@ -150,162 +150,162 @@ module capt_8_counter2(clock,reset,lookup_pc,hit,predict_adequate,op,op_pc,op_ad
     reg  [2:0] touch_age;
 
     // Sub module instances
-    capt_8_counter2$valid$0 valid$0(
+    capt_8_counter2$dff1 valid$0(
         .d(valid$0$d),
         .q(valid$0$q),
         .clock(valid$0$clock)
     );
-    capt_8_counter2$valid$1 valid$1(
+    capt_8_counter2$dff1 valid$1(
         .d(valid$1$d),
         .q(valid$1$q),
         .clock(valid$1$clock)
     );
-    capt_8_counter2$valid$2 valid$2(
+    capt_8_counter2$dff1 valid$2(
         .d(valid$2$d),
         .q(valid$2$q),
         .clock(valid$2$clock)
     );
-    capt_8_counter2$valid$3 valid$3(
+    capt_8_counter2$dff1 valid$3(
         .d(valid$3$d),
         .q(valid$3$q),
         .clock(valid$3$clock)
     );
-    capt_8_counter2$valid$4 valid$4(
+    capt_8_counter2$dff1 valid$4(
         .d(valid$4$d),
         .q(valid$4$q),
         .clock(valid$4$clock)
     );
-    capt_8_counter2$valid$5 valid$5(
+    capt_8_counter2$dff1 valid$5(
         .d(valid$5$d),
         .q(valid$5$q),
         .clock(valid$5$clock)
     );
-    capt_8_counter2$valid$6 valid$6(
+    capt_8_counter2$dff1 valid$6(
         .d(valid$6$d),
         .q(valid$6$q),
         .clock(valid$6$clock)
     );
-    capt_8_counter2$valid$7 valid$7(
+    capt_8_counter2$dff1 valid$7(
         .d(valid$7$d),
         .q(valid$7$q),
         .clock(valid$7$clock)
     );
-    capt_8_counter2$tag$0 tag$0(
+    capt_8_counter2$dff32 tag$0(
         .d(tag$0$d),
         .q(tag$0$q),
         .clock(tag$0$clock)
     );
-    capt_8_counter2$tag$1 tag$1(
+    capt_8_counter2$dff32 tag$1(
         .d(tag$1$d),
         .q(tag$1$q),
         .clock(tag$1$clock)
     );
-    capt_8_counter2$tag$2 tag$2(
+    capt_8_counter2$dff32 tag$2(
         .d(tag$2$d),
         .q(tag$2$q),
         .clock(tag$2$clock)
     );
-    capt_8_counter2$tag$3 tag$3(
+    capt_8_counter2$dff32 tag$3(
         .d(tag$3$d),
         .q(tag$3$q),
         .clock(tag$3$clock)
     );
-    capt_8_counter2$tag$4 tag$4(
+    capt_8_counter2$dff32 tag$4(
         .d(tag$4$d),
         .q(tag$4$q),
         .clock(tag$4$clock)
     );
-    capt_8_counter2$tag$5 tag$5(
+    capt_8_counter2$dff32 tag$5(
         .d(tag$5$d),
         .q(tag$5$q),
         .clock(tag$5$clock)
     );
-    capt_8_counter2$tag$6 tag$6(
+    capt_8_counter2$dff32 tag$6(
         .d(tag$6$d),
         .q(tag$6$q),
         .clock(tag$6$clock)
     );
-    capt_8_counter2$tag$7 tag$7(
+    capt_8_counter2$dff32 tag$7(
         .d(tag$7$d),
         .q(tag$7$q),
         .clock(tag$7$clock)
     );
-    capt_8_counter2$history$0 history$0(
+    capt_8_counter2$dff2 history$0(
         .d(history$0$d),
         .q(history$0$q),
         .clock(history$0$clock)
     );
-    capt_8_counter2$history$1 history$1(
+    capt_8_counter2$dff2 history$1(
         .d(history$1$d),
         .q(history$1$q),
         .clock(history$1$clock)
     );
-    capt_8_counter2$history$2 history$2(
+    capt_8_counter2$dff2 history$2(
         .d(history$2$d),
         .q(history$2$q),
         .clock(history$2$clock)
     );
-    capt_8_counter2$history$3 history$3(
+    capt_8_counter2$dff2 history$3(
         .d(history$3$d),
         .q(history$3$q),
         .clock(history$3$clock)
     );
-    capt_8_counter2$history$4 history$4(
+    capt_8_counter2$dff2 history$4(
         .d(history$4$d),
         .q(history$4$q),
         .clock(history$4$clock)
     );
-    capt_8_counter2$history$5 history$5(
+    capt_8_counter2$dff2 history$5(
         .d(history$5$d),
         .q(history$5$q),
         .clock(history$5$clock)
     );
-    capt_8_counter2$history$6 history$6(
+    capt_8_counter2$dff2 history$6(
         .d(history$6$d),
         .q(history$6$q),
         .clock(history$6$clock)
     );
-    capt_8_counter2$history$7 history$7(
+    capt_8_counter2$dff2 history$7(
         .d(history$7$d),
         .q(history$7$q),
         .clock(history$7$clock)
     );
-    capt_8_counter2$age$0 age$0(
+    capt_8_counter2$dff3 age$0(
         .d(age$0$d),
         .q(age$0$q),
         .clock(age$0$clock)
     );
-    capt_8_counter2$age$1 age$1(
+    capt_8_counter2$dff3 age$1(
         .d(age$1$d),
         .q(age$1$q),
         .clock(age$1$clock)
     );
-    capt_8_counter2$age$2 age$2(
+    capt_8_counter2$dff3 age$2(
         .d(age$2$d),
         .q(age$2$q),
         .clock(age$2$clock)
     );
-    capt_8_counter2$age$3 age$3(
+    capt_8_counter2$dff3 age$3(
         .d(age$3$d),
         .q(age$3$q),
         .clock(age$3$clock)
     );
-    capt_8_counter2$age$4 age$4(
+    capt_8_counter2$dff3 age$4(
         .d(age$4$d),
         .q(age$4$q),
         .clock(age$4$clock)
     );
-    capt_8_counter2$age$5 age$5(
+    capt_8_counter2$dff3 age$5(
         .d(age$5$d),
         .q(age$5$q),
         .clock(age$5$clock)
     );
-    capt_8_counter2$age$6 age$6(
+    capt_8_counter2$dff3 age$6(
         .d(age$6$d),
         .q(age$6$q),
         .clock(age$6$clock)
     );
-    capt_8_counter2$age$7 age$7(
+    capt_8_counter2$dff3 age$7(
         .d(age$7$d),
         .q(age$7$q),
         .clock(age$7$clock)
@@ -857,29 +857,10 @@ module capt_8_counter2(clock,reset,lookup_pc,hit,predict_adequate,op,op_pc,op_ad
         end
     end
 
-endmodule // top
+endmodule // capt_8_counter2
 
 
-module capt_8_counter2$age$0(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$0
-
-
-module capt_8_counter2$age$1(d,q,clock);
+module capt_8_counter2$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -895,124 +876,10 @@ module capt_8_counter2$age$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$age$1
+endmodule // capt_8_counter2$dff3
 
 
-module capt_8_counter2$age$2(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$2
-
-
-module capt_8_counter2$age$3(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$3
-
-
-module capt_8_counter2$age$4(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$4
-
-
-module capt_8_counter2$age$5(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$5
-
-
-module capt_8_counter2$age$6(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$6
-
-
-module capt_8_counter2$age$7(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$age$7
-
-
-module capt_8_counter2$history$0(d,q,clock);
+module capt_8_counter2$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1028,143 +895,10 @@ module capt_8_counter2$history$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$history$0
+endmodule // capt_8_counter2$dff2
 
 
-module capt_8_counter2$history$1(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$1
-
-
-module capt_8_counter2$history$2(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$2
-
-
-module capt_8_counter2$history$3(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$3
-
-
-module capt_8_counter2$history$4(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$4
-
-
-module capt_8_counter2$history$5(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$5
-
-
-module capt_8_counter2$history$6(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$6
-
-
-module capt_8_counter2$history$7(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$history$7
-
-
-module capt_8_counter2$tag$0(d,q,clock);
+module capt_8_counter2$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1180,143 +914,10 @@ module capt_8_counter2$tag$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$tag$0
+endmodule // capt_8_counter2$dff32
 
 
-module capt_8_counter2$tag$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$1
-
-
-module capt_8_counter2$tag$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$2
-
-
-module capt_8_counter2$tag$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$3
-
-
-module capt_8_counter2$tag$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$4
-
-
-module capt_8_counter2$tag$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$5
-
-
-module capt_8_counter2$tag$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$6
-
-
-module capt_8_counter2$tag$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tag$7
-
-
-module capt_8_counter2$valid$0(d,q,clock);
+module capt_8_counter2$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1332,137 +933,4 @@ module capt_8_counter2$valid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$valid$0
-
-
-module capt_8_counter2$valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$1
-
-
-module capt_8_counter2$valid$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$2
-
-
-module capt_8_counter2$valid$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$3
-
-
-module capt_8_counter2$valid$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$4
-
-
-module capt_8_counter2$valid$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$5
-
-
-module capt_8_counter2$valid$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$6
-
-
-module capt_8_counter2$valid$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$valid$7
+endmodule // capt_8_counter2$dff1

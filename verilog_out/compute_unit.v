@@ -246,117 +246,117 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
         .special(round$special),
         .result(round$result)
     );
-    compute_unit$op op(
+    compute_unit$dff4 op(
         .d(op$d),
         .q(op$q),
         .clock(op$clock)
     );
-    compute_unit$imm_en imm_en(
+    compute_unit$dff1 imm_en(
         .d(imm_en$d),
         .q(imm_en$q),
         .clock(imm_en$clock)
     );
-    compute_unit$imm imm(
+    compute_unit$dff32 imm(
         .d(imm$d),
         .q(imm$q),
         .clock(imm$clock)
     );
-    compute_unit$v1 v1(
+    compute_unit$dff1 v1(
         .d(v1$d),
         .q(v1$q),
         .clock(v1$clock)
     );
-    compute_unit$vc1 vc1(
+    compute_unit$dff4 vc1(
         .d(vc1$d),
         .q(vc1$q),
         .clock(vc1$clock)
     );
-    compute_unit$tid1 tid1(
+    compute_unit$dff16 tid1(
         .d(tid1$d),
         .q(tid1$q),
         .clock(tid1$clock)
     );
-    compute_unit$op1 op1(
+    compute_unit$dff4 op1(
         .d(op1$d),
         .q(op1$q),
         .clock(op1$clock)
     );
-    compute_unit$a1 a1(
+    compute_unit$dff32 a1(
         .d(a1$d),
         .q(a1$q),
         .clock(a1$clock)
     );
-    compute_unit$b1 b1(
+    compute_unit$dff32 b1(
         .d(b1$d),
         .q(b1$q),
         .clock(b1$clock)
     );
-    compute_unit$c1 c1(
+    compute_unit$dff32 c1(
         .d(c1$d),
         .q(c1$q),
         .clock(c1$clock)
     );
-    compute_unit$v2 v2(
+    compute_unit$dff1 v2(
         .d(v2$d),
         .q(v2$q),
         .clock(v2$clock)
     );
-    compute_unit$vc2 vc2(
+    compute_unit$dff4 vc2(
         .d(vc2$d),
         .q(vc2$q),
         .clock(vc2$clock)
     );
-    compute_unit$tid2 tid2(
+    compute_unit$dff16 tid2(
         .d(tid2$d),
         .q(tid2$q),
         .clock(tid2$clock)
     );
-    compute_unit$op2 op2(
+    compute_unit$dff4 op2(
         .d(op2$d),
         .q(op2$q),
         .clock(op2$clock)
     );
-    compute_unit$int2 int2(
+    compute_unit$dff32 int2(
         .d(int2$d),
         .q(int2$q),
         .clock(int2$clock)
     );
-    compute_unit$sign2 sign2(
+    compute_unit$dff1 sign2(
         .d(sign2$d),
         .q(sign2$q),
         .clock(sign2$clock)
     );
-    compute_unit$exp2 exp2(
+    compute_unit$dff32 exp2(
         .d(exp2$d),
         .q(exp2$q),
         .clock(exp2$clock)
     );
-    compute_unit$mant2 mant2(
+    compute_unit$dff64 mant2(
         .d(mant2$d),
         .q(mant2$q),
         .clock(mant2$clock)
     );
-    compute_unit$class2 class2(
+    compute_unit$dff2 class2(
         .d(class2$d),
         .q(class2$q),
         .clock(class2$clock)
     );
-    compute_unit$v3 v3(
+    compute_unit$dff1 v3(
         .d(v3$d),
         .q(v3$q),
         .clock(v3$clock)
     );
-    compute_unit$vc3 vc3(
+    compute_unit$dff4 vc3(
         .d(vc3$d),
         .q(vc3$q),
         .clock(vc3$clock)
     );
-    compute_unit$tid3 tid3(
+    compute_unit$dff16 tid3(
         .d(tid3$d),
         .q(tid3$q),
         .clock(tid3$clock)
     );
-    compute_unit$data3 data3(
+    compute_unit$dff32 data3(
         .d(data3$d),
         .q(data3$q),
         .clock(data3$clock)
@@ -525,26 +525,7 @@ module compute_unit(clock,reset,cfg_valid,cfg_opcode,cfg_imm_en,cfg_imm,opcode,a
         end
     end
 
-endmodule // top
-
-
-module compute_unit$a1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$a1
+endmodule // compute_unit
 
 
 module compute_unit$align(fmul,a,b,product,sig_a,sig_b,sign,exp,mant,special);
@@ -621,11 +602,11 @@ module compute_unit$align(fmul,a,b,product,sig_a,sig_b,sign,exp,mant,special);
     reg  [1:0] res_special;
 
     // Sub module instances
-    compute_unit$align$widen_a widen_a(
+    compute_unit$widen widen_a(
         .narrow(widen_a$narrow),
         .wide(widen_a$wide)
     );
-    compute_unit$align$widen_b widen_b(
+    compute_unit$widen widen_b(
         .narrow(widen_b$narrow),
         .wide(widen_b$wide)
     );
@@ -725,29 +706,7 @@ module compute_unit$align(fmul,a,b,product,sig_a,sig_b,sign,exp,mant,special);
         special = res_special;
     end
 
-endmodule // top$align
-
-
-module compute_unit$align$widen_a(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {32'd0, narrow};
-endmodule // top$align$widen_a
-
-
-module compute_unit$align$widen_b(narrow,wide);
-
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {32'd0, narrow};
-endmodule // top$align$widen_b
+endmodule // compute_unit$align
 
 
 module compute_unit$alu(op,a,b,c,product,result);
@@ -839,26 +798,7 @@ module compute_unit$alu(op,a,b,c,product,result);
         result = res;
     end
 
-endmodule // top$alu
-
-
-module compute_unit$b1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b1
+endmodule // compute_unit$alu
 
 
 module compute_unit$buffer(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_vc,a_tid,a_data,b_valid,b_ready,b_vc,b_tid,b_data,c_valid,c_ready,c_vc,c_tid,c_data,out_valid,out_ready,out_vc,out_tid,out_a,out_b,out_c,busy,tid_error);
@@ -1158,357 +1098,357 @@ module compute_unit$buffer(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_
     reg  [15:0] fire_bit;
 
     // Sub module instances
-    compute_unit$buffer$full_a full_a(
+    compute_unit$dff16 full_a(
         .d(full_a$d),
         .q(full_a$q),
         .clock(full_a$clock)
     );
-    compute_unit$buffer$full_b full_b(
+    compute_unit$dff16 full_b(
         .d(full_b$d),
         .q(full_b$q),
         .clock(full_b$clock)
     );
-    compute_unit$buffer$full_c full_c(
+    compute_unit$dff16 full_c(
         .d(full_c$d),
         .q(full_c$q),
         .clock(full_c$clock)
     );
-    compute_unit$buffer$data_a$0 data_a$0(
+    compute_unit$dff32 data_a$0(
         .d(data_a$0$d),
         .q(data_a$0$q),
         .clock(data_a$0$clock)
     );
-    compute_unit$buffer$data_a$1 data_a$1(
+    compute_unit$dff32 data_a$1(
         .d(data_a$1$d),
         .q(data_a$1$q),
         .clock(data_a$1$clock)
     );
-    compute_unit$buffer$data_a$2 data_a$2(
+    compute_unit$dff32 data_a$2(
         .d(data_a$2$d),
         .q(data_a$2$q),
         .clock(data_a$2$clock)
     );
-    compute_unit$buffer$data_a$3 data_a$3(
+    compute_unit$dff32 data_a$3(
         .d(data_a$3$d),
         .q(data_a$3$q),
         .clock(data_a$3$clock)
     );
-    compute_unit$buffer$data_a$4 data_a$4(
+    compute_unit$dff32 data_a$4(
         .d(data_a$4$d),
         .q(data_a$4$q),
         .clock(data_a$4$clock)
     );
-    compute_unit$buffer$data_a$5 data_a$5(
+    compute_unit$dff32 data_a$5(
         .d(data_a$5$d),
         .q(data_a$5$q),
         .clock(data_a$5$clock)
     );
-    compute_unit$buffer$data_a$6 data_a$6(
+    compute_unit$dff32 data_a$6(
         .d(data_a$6$d),
         .q(data_a$6$q),
         .clock(data_a$6$clock)
     );
-    compute_unit$buffer$data_a$7 data_a$7(
+    compute_unit$dff32 data_a$7(
         .d(data_a$7$d),
         .q(data_a$7$q),
         .clock(data_a$7$clock)
     );
-    compute_unit$buffer$data_a$8 data_a$8(
+    compute_unit$dff32 data_a$8(
         .d(data_a$8$d),
         .q(data_a$8$q),
         .clock(data_a$8$clock)
     );
-    compute_unit$buffer$data_a$9 data_a$9(
+    compute_unit$dff32 data_a$9(
         .d(data_a$9$d),
         .q(data_a$9$q),
         .clock(data_a$9$clock)
     );
-    compute_unit$buffer$data_a$10 data_a$10(
+    compute_unit$dff32 data_a$10(
         .d(data_a$10$d),
         .q(data_a$10$q),
         .clock(data_a$10$clock)
     );
-    compute_unit$buffer$data_a$11 data_a$11(
+    compute_unit$dff32 data_a$11(
         .d(data_a$11$d),
         .q(data_a$11$q),
         .clock(data_a$11$clock)
     );
-    compute_unit$buffer$data_a$12 data_a$12(
+    compute_unit$dff32 data_a$12(
         .d(data_a$12$d),
         .q(data_a$12$q),
         .clock(data_a$12$clock)
     );
-    compute_unit$buffer$data_a$13 data_a$13(
+    compute_unit$dff32 data_a$13(
         .d(data_a$13$d),
         .q(data_a$13$q),
         .clock(data_a$13$clock)
     );
-    compute_unit$buffer$data_a$14 data_a$14(
+    compute_unit$dff32 data_a$14(
         .d(data_a$14$d),
         .q(data_a$14$q),
         .clock(data_a$14$clock)
     );
-    compute_unit$buffer$data_a$15 data_a$15(
+    compute_unit$dff32 data_a$15(
         .d(data_a$15$d),
         .q(data_a$15$q),
         .clock(data_a$15$clock)
     );
-    compute_unit$buffer$data_b$0 data_b$0(
+    compute_unit$dff32 data_b$0(
         .d(data_b$0$d),
         .q(data_b$0$q),
         .clock(data_b$0$clock)
     );
-    compute_unit$buffer$data_b$1 data_b$1(
+    compute_unit$dff32 data_b$1(
         .d(data_b$1$d),
         .q(data_b$1$q),
         .clock(data_b$1$clock)
     );
-    compute_unit$buffer$data_b$2 data_b$2(
+    compute_unit$dff32 data_b$2(
         .d(data_b$2$d),
         .q(data_b$2$q),
         .clock(data_b$2$clock)
     );
-    compute_unit$buffer$data_b$3 data_b$3(
+    compute_unit$dff32 data_b$3(
         .d(data_b$3$d),
         .q(data_b$3$q),
         .clock(data_b$3$clock)
     );
-    compute_unit$buffer$data_b$4 data_b$4(
+    compute_unit$dff32 data_b$4(
         .d(data_b$4$d),
         .q(data_b$4$q),
         .clock(data_b$4$clock)
     );
-    compute_unit$buffer$data_b$5 data_b$5(
+    compute_unit$dff32 data_b$5(
         .d(data_b$5$d),
         .q(data_b$5$q),
         .clock(data_b$5$clock)
     );
-    compute_unit$buffer$data_b$6 data_b$6(
+    compute_unit$dff32 data_b$6(
         .d(data_b$6$d),
         .q(data_b$6$q),
         .clock(data_b$6$clock)
     );
-    compute_unit$buffer$data_b$7 data_b$7(
+    compute_unit$dff32 data_b$7(
         .d(data_b$7$d),
         .q(data_b$7$q),
         .clock(data_b$7$clock)
     );
-    compute_unit$buffer$data_b$8 data_b$8(
+    compute_unit$dff32 data_b$8(
         .d(data_b$8$d),
         .q(data_b$8$q),
         .clock(data_b$8$clock)
     );
-    compute_unit$buffer$data_b$9 data_b$9(
+    compute_unit$dff32 data_b$9(
         .d(data_b$9$d),
         .q(data_b$9$q),
         .clock(data_b$9$clock)
     );
-    compute_unit$buffer$data_b$10 data_b$10(
+    compute_unit$dff32 data_b$10(
         .d(data_b$10$d),
         .q(data_b$10$q),
         .clock(data_b$10$clock)
     );
-    compute_unit$buffer$data_b$11 data_b$11(
+    compute_unit$dff32 data_b$11(
         .d(data_b$11$d),
         .q(data_b$11$q),
         .clock(data_b$11$clock)
     );
-    compute_unit$buffer$data_b$12 data_b$12(
+    compute_unit$dff32 data_b$12(
         .d(data_b$12$d),
         .q(data_b$12$q),
         .clock(data_b$12$clock)
     );
-    compute_unit$buffer$data_b$13 data_b$13(
+    compute_unit$dff32 data_b$13(
         .d(data_b$13$d),
         .q(data_b$13$q),
         .clock(data_b$13$clock)
     );
-    compute_unit$buffer$data_b$14 data_b$14(
+    compute_unit$dff32 data_b$14(
         .d(data_b$14$d),
         .q(data_b$14$q),
         .clock(data_b$14$clock)
     );
-    compute_unit$buffer$data_b$15 data_b$15(
+    compute_unit$dff32 data_b$15(
         .d(data_b$15$d),
         .q(data_b$15$q),
         .clock(data_b$15$clock)
     );
-    compute_unit$buffer$data_c$0 data_c$0(
+    compute_unit$dff32 data_c$0(
         .d(data_c$0$d),
         .q(data_c$0$q),
         .clock(data_c$0$clock)
     );
-    compute_unit$buffer$data_c$1 data_c$1(
+    compute_unit$dff32 data_c$1(
         .d(data_c$1$d),
         .q(data_c$1$q),
         .clock(data_c$1$clock)
     );
-    compute_unit$buffer$data_c$2 data_c$2(
+    compute_unit$dff32 data_c$2(
         .d(data_c$2$d),
         .q(data_c$2$q),
         .clock(data_c$2$clock)
     );
-    compute_unit$buffer$data_c$3 data_c$3(
+    compute_unit$dff32 data_c$3(
         .d(data_c$3$d),
         .q(data_c$3$q),
         .clock(data_c$3$clock)
     );
-    compute_unit$buffer$data_c$4 data_c$4(
+    compute_unit$dff32 data_c$4(
         .d(data_c$4$d),
         .q(data_c$4$q),
         .clock(data_c$4$clock)
     );
-    compute_unit$buffer$data_c$5 data_c$5(
+    compute_unit$dff32 data_c$5(
         .d(data_c$5$d),
         .q(data_c$5$q),
         .clock(data_c$5$clock)
     );
-    compute_unit$buffer$data_c$6 data_c$6(
+    compute_unit$dff32 data_c$6(
         .d(data_c$6$d),
         .q(data_c$6$q),
         .clock(data_c$6$clock)
     );
-    compute_unit$buffer$data_c$7 data_c$7(
+    compute_unit$dff32 data_c$7(
         .d(data_c$7$d),
         .q(data_c$7$q),
         .clock(data_c$7$clock)
     );
-    compute_unit$buffer$data_c$8 data_c$8(
+    compute_unit$dff32 data_c$8(
         .d(data_c$8$d),
         .q(data_c$8$q),
         .clock(data_c$8$clock)
     );
-    compute_unit$buffer$data_c$9 data_c$9(
+    compute_unit$dff32 data_c$9(
         .d(data_c$9$d),
         .q(data_c$9$q),
         .clock(data_c$9$clock)
     );
-    compute_unit$buffer$data_c$10 data_c$10(
+    compute_unit$dff32 data_c$10(
         .d(data_c$10$d),
         .q(data_c$10$q),
         .clock(data_c$10$clock)
     );
-    compute_unit$buffer$data_c$11 data_c$11(
+    compute_unit$dff32 data_c$11(
         .d(data_c$11$d),
         .q(data_c$11$q),
         .clock(data_c$11$clock)
     );
-    compute_unit$buffer$data_c$12 data_c$12(
+    compute_unit$dff32 data_c$12(
         .d(data_c$12$d),
         .q(data_c$12$q),
         .clock(data_c$12$clock)
     );
-    compute_unit$buffer$data_c$13 data_c$13(
+    compute_unit$dff32 data_c$13(
         .d(data_c$13$d),
         .q(data_c$13$q),
         .clock(data_c$13$clock)
     );
-    compute_unit$buffer$data_c$14 data_c$14(
+    compute_unit$dff32 data_c$14(
         .d(data_c$14$d),
         .q(data_c$14$q),
         .clock(data_c$14$clock)
     );
-    compute_unit$buffer$data_c$15 data_c$15(
+    compute_unit$dff32 data_c$15(
         .d(data_c$15$d),
         .q(data_c$15$q),
         .clock(data_c$15$clock)
     );
-    compute_unit$buffer$tid$0 tid$0(
+    compute_unit$dff16 tid$0(
         .d(tid$0$d),
         .q(tid$0$q),
         .clock(tid$0$clock)
     );
-    compute_unit$buffer$tid$1 tid$1(
+    compute_unit$dff16 tid$1(
         .d(tid$1$d),
         .q(tid$1$q),
         .clock(tid$1$clock)
     );
-    compute_unit$buffer$tid$2 tid$2(
+    compute_unit$dff16 tid$2(
         .d(tid$2$d),
         .q(tid$2$q),
         .clock(tid$2$clock)
     );
-    compute_unit$buffer$tid$3 tid$3(
+    compute_unit$dff16 tid$3(
         .d(tid$3$d),
         .q(tid$3$q),
         .clock(tid$3$clock)
     );
-    compute_unit$buffer$tid$4 tid$4(
+    compute_unit$dff16 tid$4(
         .d(tid$4$d),
         .q(tid$4$q),
         .clock(tid$4$clock)
     );
-    compute_unit$buffer$tid$5 tid$5(
+    compute_unit$dff16 tid$5(
         .d(tid$5$d),
         .q(tid$5$q),
         .clock(tid$5$clock)
     );
-    compute_unit$buffer$tid$6 tid$6(
+    compute_unit$dff16 tid$6(
         .d(tid$6$d),
         .q(tid$6$q),
         .clock(tid$6$clock)
     );
-    compute_unit$buffer$tid$7 tid$7(
+    compute_unit$dff16 tid$7(
         .d(tid$7$d),
         .q(tid$7$q),
         .clock(tid$7$clock)
     );
-    compute_unit$buffer$tid$8 tid$8(
+    compute_unit$dff16 tid$8(
         .d(tid$8$d),
         .q(tid$8$q),
         .clock(tid$8$clock)
     );
-    compute_unit$buffer$tid$9 tid$9(
+    compute_unit$dff16 tid$9(
         .d(tid$9$d),
         .q(tid$9$q),
         .clock(tid$9$clock)
     );
-    compute_unit$buffer$tid$10 tid$10(
+    compute_unit$dff16 tid$10(
         .d(tid$10$d),
         .q(tid$10$q),
         .clock(tid$10$clock)
     );
-    compute_unit$buffer$tid$11 tid$11(
+    compute_unit$dff16 tid$11(
         .d(tid$11$d),
         .q(tid$11$q),
         .clock(tid$11$clock)
     );
-    compute_unit$buffer$tid$12 tid$12(
+    compute_unit$dff16 tid$12(
         .d(tid$12$d),
         .q(tid$12$q),
         .clock(tid$12$clock)
     );
-    compute_unit$buffer$tid$13 tid$13(
+    compute_unit$dff16 tid$13(
         .d(tid$13$d),
         .q(tid$13$q),
         .clock(tid$13$clock)
     );
-    compute_unit$buffer$tid$14 tid$14(
+    compute_unit$dff16 tid$14(
         .d(tid$14$d),
         .q(tid$14$q),
         .clock(tid$14$clock)
     );
-    compute_unit$buffer$tid$15 tid$15(
+    compute_unit$dff16 tid$15(
         .d(tid$15$d),
         .q(tid$15$q),
         .clock(tid$15$clock)
     );
-    compute_unit$buffer$last last(
+    compute_unit$dff4 last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
     );
-    compute_unit$buffer$count_minus_one count_minus_one(
+    compute_unit$dff2 count_minus_one(
         .d(count_minus_one$d),
         .q(count_minus_one$q),
         .clock(count_minus_one$clock)
     );
-    compute_unit$buffer$error error(
+    compute_unit$dff1 error(
         .d(error$d),
         .q(error$q),
         .clock(error$clock)
     );
-    compute_unit$buffer$arbiter arbiter(
+    compute_unit$arbiter arbiter(
         .request(arbiter$request),
         .last(arbiter$last),
         .grant_valid(arbiter$grant_valid),
@@ -2334,10 +2274,10 @@ module compute_unit$buffer(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_
         end
     end
 
-endmodule // top$buffer
+endmodule // compute_unit$buffer
 
 
-module compute_unit$buffer$arbiter(request,last,grant_valid,grant);
+module compute_unit$arbiter(request,last,grant_valid,grant);
 
     // Module arguments
     input wire  [15:0] request;
@@ -2361,12 +2301,12 @@ module compute_unit$buffer$arbiter(request,last,grant_valid,grant);
     reg  [15:0] above;
 
     // Sub module instances
-    compute_unit$buffer$arbiter$upper upper(
+    compute_unit$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    compute_unit$buffer$arbiter$all all(
+    compute_unit$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -2384,129 +2324,10 @@ module compute_unit$buffer$arbiter(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$buffer$arbiter
+endmodule // compute_unit$arbiter
 
 
-module compute_unit$buffer$arbiter$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [15:0] mask;
-    output reg  [3:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 4'h0;
-    localparam  ids$1 = 4'h1;
-    localparam  ids$2 = 4'h2;
-    localparam  ids$3 = 4'h3;
-    localparam  ids$4 = 4'h4;
-    localparam  ids$5 = 4'h5;
-    localparam  ids$6 = 4'h6;
-    localparam  ids$7 = 4'h7;
-    localparam  ids$8 = 4'h8;
-    localparam  ids$9 = 4'h9;
-    localparam  ids$10 = 4'ha;
-    localparam  ids$11 = 4'hb;
-    localparam  ids$12 = 4'hc;
-    localparam  ids$13 = 4'hd;
-    localparam  ids$14 = 4'he;
-    localparam  ids$15 = 4'hf;
-    localparam  onehot$0 = 16'h1;
-    localparam  onehot$1 = 16'h2;
-    localparam  onehot$2 = 16'h4;
-    localparam  onehot$3 = 16'h8;
-    localparam  onehot$4 = 16'h10;
-    localparam  onehot$5 = 16'h20;
-    localparam  onehot$6 = 16'h40;
-    localparam  onehot$7 = 16'h80;
-    localparam  onehot$8 = 16'h100;
-    localparam  onehot$9 = 16'h200;
-    localparam  onehot$10 = 16'h400;
-    localparam  onehot$11 = 16'h800;
-    localparam  onehot$12 = 16'h1000;
-    localparam  onehot$13 = 16'h2000;
-    localparam  onehot$14 = 16'h4000;
-    localparam  onehot$15 = 16'h8000;
-    localparam  zero = 4'h0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$buffer$arbiter$all
-
-
-module compute_unit$buffer$arbiter$upper(mask,index,valid);
+module compute_unit$all(mask,index,valid);
 
     // Module arguments
     input wire  [15:0] mask;
@@ -2622,10 +2443,10 @@ module compute_unit$buffer$arbiter$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$buffer$arbiter$upper
+endmodule // compute_unit$all
 
 
-module compute_unit$buffer$count_minus_one(d,q,clock);
+module compute_unit$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -2641,29 +2462,10 @@ module compute_unit$buffer$count_minus_one(d,q,clock);
        q <= d;
     end
 
-endmodule // top$buffer$count_minus_one
+endmodule // compute_unit$dff2
 
 
-module compute_unit$buffer$data_a$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$0
-
-
-module compute_unit$buffer$data_a$1(d,q,clock);
+module compute_unit$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2679,884 +2481,10 @@ module compute_unit$buffer$data_a$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$buffer$data_a$1
+endmodule // compute_unit$dff32
 
 
-module compute_unit$buffer$data_a$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$10
-
-
-module compute_unit$buffer$data_a$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$11
-
-
-module compute_unit$buffer$data_a$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$12
-
-
-module compute_unit$buffer$data_a$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$13
-
-
-module compute_unit$buffer$data_a$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$14
-
-
-module compute_unit$buffer$data_a$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$15
-
-
-module compute_unit$buffer$data_a$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$2
-
-
-module compute_unit$buffer$data_a$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$3
-
-
-module compute_unit$buffer$data_a$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$4
-
-
-module compute_unit$buffer$data_a$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$5
-
-
-module compute_unit$buffer$data_a$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$6
-
-
-module compute_unit$buffer$data_a$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$7
-
-
-module compute_unit$buffer$data_a$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$8
-
-
-module compute_unit$buffer$data_a$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_a$9
-
-
-module compute_unit$buffer$data_b$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$0
-
-
-module compute_unit$buffer$data_b$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$1
-
-
-module compute_unit$buffer$data_b$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$10
-
-
-module compute_unit$buffer$data_b$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$11
-
-
-module compute_unit$buffer$data_b$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$12
-
-
-module compute_unit$buffer$data_b$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$13
-
-
-module compute_unit$buffer$data_b$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$14
-
-
-module compute_unit$buffer$data_b$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$15
-
-
-module compute_unit$buffer$data_b$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$2
-
-
-module compute_unit$buffer$data_b$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$3
-
-
-module compute_unit$buffer$data_b$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$4
-
-
-module compute_unit$buffer$data_b$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$5
-
-
-module compute_unit$buffer$data_b$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$6
-
-
-module compute_unit$buffer$data_b$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$7
-
-
-module compute_unit$buffer$data_b$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$8
-
-
-module compute_unit$buffer$data_b$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_b$9
-
-
-module compute_unit$buffer$data_c$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$0
-
-
-module compute_unit$buffer$data_c$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$1
-
-
-module compute_unit$buffer$data_c$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$10
-
-
-module compute_unit$buffer$data_c$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$11
-
-
-module compute_unit$buffer$data_c$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$12
-
-
-module compute_unit$buffer$data_c$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$13
-
-
-module compute_unit$buffer$data_c$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$14
-
-
-module compute_unit$buffer$data_c$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$15
-
-
-module compute_unit$buffer$data_c$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$2
-
-
-module compute_unit$buffer$data_c$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$3
-
-
-module compute_unit$buffer$data_c$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$4
-
-
-module compute_unit$buffer$data_c$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$5
-
-
-module compute_unit$buffer$data_c$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$6
-
-
-module compute_unit$buffer$data_c$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$7
-
-
-module compute_unit$buffer$data_c$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$8
-
-
-module compute_unit$buffer$data_c$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$data_c$9
-
-
-module compute_unit$buffer$error(d,q,clock);
+module compute_unit$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -3572,29 +2500,10 @@ module compute_unit$buffer$error(d,q,clock);
        q <= d;
     end
 
-endmodule // top$buffer$error
+endmodule // compute_unit$dff1
 
 
-module compute_unit$buffer$full_a(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$full_a
-
-
-module compute_unit$buffer$full_b(d,q,clock);
+module compute_unit$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -3610,29 +2519,10 @@ module compute_unit$buffer$full_b(d,q,clock);
        q <= d;
     end
 
-endmodule // top$buffer$full_b
+endmodule // compute_unit$dff16
 
 
-module compute_unit$buffer$full_c(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$full_c
-
-
-module compute_unit$buffer$last(d,q,clock);
+module compute_unit$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -3648,447 +2538,10 @@ module compute_unit$buffer$last(d,q,clock);
        q <= d;
     end
 
-endmodule // top$buffer$last
+endmodule // compute_unit$dff4
 
 
-module compute_unit$buffer$tid$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$0
-
-
-module compute_unit$buffer$tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$1
-
-
-module compute_unit$buffer$tid$10(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$10
-
-
-module compute_unit$buffer$tid$11(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$11
-
-
-module compute_unit$buffer$tid$12(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$12
-
-
-module compute_unit$buffer$tid$13(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$13
-
-
-module compute_unit$buffer$tid$14(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$14
-
-
-module compute_unit$buffer$tid$15(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$15
-
-
-module compute_unit$buffer$tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$2
-
-
-module compute_unit$buffer$tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$3
-
-
-module compute_unit$buffer$tid$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$4
-
-
-module compute_unit$buffer$tid$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$5
-
-
-module compute_unit$buffer$tid$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$6
-
-
-module compute_unit$buffer$tid$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$7
-
-
-module compute_unit$buffer$tid$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$8
-
-
-module compute_unit$buffer$tid$9(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$buffer$tid$9
-
-
-module compute_unit$c1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$c1
-
-
-module compute_unit$class2(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$class2
-
-
-module compute_unit$data3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data3
-
-
-module compute_unit$exp2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$exp2
-
-
-module compute_unit$imm(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$imm
-
-
-module compute_unit$imm_en(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$imm_en
-
-
-module compute_unit$int2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$int2
-
-
-module compute_unit$mant2(d,q,clock);
+module compute_unit$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -4104,7 +2557,7 @@ module compute_unit$mant2(d,q,clock);
        q <= d;
     end
 
-endmodule // top$mant2
+endmodule // compute_unit$dff64
 
 
 module compute_unit$multiplier(x,y,product);
@@ -4158,7 +2611,7 @@ module compute_unit$multiplier(x,y,product);
     reg  [63:0] sum;
 
     // Sub module instances
-    compute_unit$multiplier$widen widen(
+    compute_unit$widen widen(
         .narrow(widen$narrow),
         .wide(widen$wide)
     );
@@ -4267,10 +2720,10 @@ module compute_unit$multiplier(x,y,product);
         product = sum;
     end
 
-endmodule // top$multiplier
+endmodule // compute_unit$multiplier
 
 
-module compute_unit$multiplier$widen(narrow,wide);
+module compute_unit$widen(narrow,wide);
 
     // Module arguments
     input wire  [31:0] narrow;
@@ -4278,64 +2731,7 @@ module compute_unit$multiplier$widen(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {32'd0, narrow};
-endmodule // top$multiplier$widen
-
-
-module compute_unit$op(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$op
-
-
-module compute_unit$op1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$op1
-
-
-module compute_unit$op2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$op2
+endmodule // compute_unit$widen
 
 
 module compute_unit$round(sign,exp,mant,special,result);
@@ -4817,194 +3213,4 @@ module compute_unit$round(sign,exp,mant,special,result);
         result = word;
     end
 
-endmodule // top$round
-
-
-module compute_unit$sign2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$sign2
-
-
-module compute_unit$tid1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid1
-
-
-module compute_unit$tid2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid2
-
-
-module compute_unit$tid3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid3
-
-
-module compute_unit$v1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$v1
-
-
-module compute_unit$v2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$v2
-
-
-module compute_unit$v3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$v3
-
-
-module compute_unit$vc1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$vc1
-
-
-module compute_unit$vc2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$vc2
-
-
-module compute_unit$vc3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$vc3
+endmodule // compute_unit$round

@@ -406,7 +406,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
     reg  [15:0] set;
 
     // Sub module instances
-    cvt$bank$0 bank$0(
+    cvt$bank bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
         .read_data(bank$0$read_data),
@@ -415,7 +415,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$0$write_data),
         .write_enable(bank$0$write_enable)
     );
-    cvt$bank$1 bank$1(
+    cvt$bank bank$1(
         .read_address(bank$1$read_address),
         .read_clock(bank$1$read_clock),
         .read_data(bank$1$read_data),
@@ -424,7 +424,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$1$write_data),
         .write_enable(bank$1$write_enable)
     );
-    cvt$bank$2 bank$2(
+    cvt$bank bank$2(
         .read_address(bank$2$read_address),
         .read_clock(bank$2$read_clock),
         .read_data(bank$2$read_data),
@@ -433,7 +433,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$2$write_data),
         .write_enable(bank$2$write_enable)
     );
-    cvt$bank$3 bank$3(
+    cvt$bank bank$3(
         .read_address(bank$3$read_address),
         .read_clock(bank$3$read_clock),
         .read_data(bank$3$read_data),
@@ -442,7 +442,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$3$write_data),
         .write_enable(bank$3$write_enable)
     );
-    cvt$bank$4 bank$4(
+    cvt$bank bank$4(
         .read_address(bank$4$read_address),
         .read_clock(bank$4$read_clock),
         .read_data(bank$4$read_data),
@@ -451,7 +451,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$4$write_data),
         .write_enable(bank$4$write_enable)
     );
-    cvt$bank$5 bank$5(
+    cvt$bank bank$5(
         .read_address(bank$5$read_address),
         .read_clock(bank$5$read_clock),
         .read_data(bank$5$read_data),
@@ -460,7 +460,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$5$write_data),
         .write_enable(bank$5$write_enable)
     );
-    cvt$bank$6 bank$6(
+    cvt$bank bank$6(
         .read_address(bank$6$read_address),
         .read_clock(bank$6$read_clock),
         .read_data(bank$6$read_data),
@@ -469,7 +469,7 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$6$write_data),
         .write_enable(bank$6$write_enable)
     );
-    cvt$bank$7 bank$7(
+    cvt$bank bank$7(
         .read_address(bank$7$read_address),
         .read_clock(bank$7$read_clock),
         .read_data(bank$7$read_data),
@@ -478,197 +478,197 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         .write_data(bank$7$write_data),
         .write_enable(bank$7$write_enable)
     );
-    cvt$nz$0 nz$0(
+    cvt$dff16 nz$0(
         .d(nz$0$d),
         .q(nz$0$q),
         .clock(nz$0$clock)
     );
-    cvt$nz$1 nz$1(
+    cvt$dff16 nz$1(
         .d(nz$1$d),
         .q(nz$1$q),
         .clock(nz$1$clock)
     );
-    cvt$nz$2 nz$2(
+    cvt$dff16 nz$2(
         .d(nz$2$d),
         .q(nz$2$q),
         .clock(nz$2$clock)
     );
-    cvt$nz$3 nz$3(
+    cvt$dff16 nz$3(
         .d(nz$3$d),
         .q(nz$3$q),
         .clock(nz$3$clock)
     );
-    cvt$nz$4 nz$4(
+    cvt$dff16 nz$4(
         .d(nz$4$d),
         .q(nz$4$q),
         .clock(nz$4$clock)
     );
-    cvt$nz$5 nz$5(
+    cvt$dff16 nz$5(
         .d(nz$5$d),
         .q(nz$5$q),
         .clock(nz$5$clock)
     );
-    cvt$nz$6 nz$6(
+    cvt$dff16 nz$6(
         .d(nz$6$d),
         .q(nz$6$q),
         .clock(nz$6$clock)
     );
-    cvt$nz$7 nz$7(
+    cvt$dff16 nz$7(
         .d(nz$7$d),
         .q(nz$7$q),
         .clock(nz$7$clock)
     );
-    cvt$nz$8 nz$8(
+    cvt$dff16 nz$8(
         .d(nz$8$d),
         .q(nz$8$q),
         .clock(nz$8$clock)
     );
-    cvt$nz$9 nz$9(
+    cvt$dff16 nz$9(
         .d(nz$9$d),
         .q(nz$9$q),
         .clock(nz$9$clock)
     );
-    cvt$nz$10 nz$10(
+    cvt$dff16 nz$10(
         .d(nz$10$d),
         .q(nz$10$q),
         .clock(nz$10$clock)
     );
-    cvt$nz$11 nz$11(
+    cvt$dff16 nz$11(
         .d(nz$11$d),
         .q(nz$11$q),
         .clock(nz$11$clock)
     );
-    cvt$nz$12 nz$12(
+    cvt$dff16 nz$12(
         .d(nz$12$d),
         .q(nz$12$q),
         .clock(nz$12$clock)
     );
-    cvt$nz$13 nz$13(
+    cvt$dff16 nz$13(
         .d(nz$13$d),
         .q(nz$13$q),
         .clock(nz$13$clock)
     );
-    cvt$nz$14 nz$14(
+    cvt$dff16 nz$14(
         .d(nz$14$d),
         .q(nz$14$q),
         .clock(nz$14$clock)
     );
-    cvt$nz$15 nz$15(
+    cvt$dff16 nz$15(
         .d(nz$15$d),
         .q(nz$15$q),
         .clock(nz$15$clock)
     );
-    cvt$nz$16 nz$16(
+    cvt$dff16 nz$16(
         .d(nz$16$d),
         .q(nz$16$q),
         .clock(nz$16$clock)
     );
-    cvt$nz$17 nz$17(
+    cvt$dff16 nz$17(
         .d(nz$17$d),
         .q(nz$17$q),
         .clock(nz$17$clock)
     );
-    cvt$nz$18 nz$18(
+    cvt$dff16 nz$18(
         .d(nz$18$d),
         .q(nz$18$q),
         .clock(nz$18$clock)
     );
-    cvt$nz$19 nz$19(
+    cvt$dff16 nz$19(
         .d(nz$19$d),
         .q(nz$19$q),
         .clock(nz$19$clock)
     );
-    cvt$nz$20 nz$20(
+    cvt$dff16 nz$20(
         .d(nz$20$d),
         .q(nz$20$q),
         .clock(nz$20$clock)
     );
-    cvt$nz$21 nz$21(
+    cvt$dff16 nz$21(
         .d(nz$21$d),
         .q(nz$21$q),
         .clock(nz$21$clock)
     );
-    cvt$nz$22 nz$22(
+    cvt$dff16 nz$22(
         .d(nz$22$d),
         .q(nz$22$q),
         .clock(nz$22$clock)
     );
-    cvt$nz$23 nz$23(
+    cvt$dff16 nz$23(
         .d(nz$23$d),
         .q(nz$23$q),
         .clock(nz$23$clock)
     );
-    cvt$nz$24 nz$24(
+    cvt$dff16 nz$24(
         .d(nz$24$d),
         .q(nz$24$q),
         .clock(nz$24$clock)
     );
-    cvt$nz$25 nz$25(
+    cvt$dff16 nz$25(
         .d(nz$25$d),
         .q(nz$25$q),
         .clock(nz$25$clock)
     );
-    cvt$nz$26 nz$26(
+    cvt$dff16 nz$26(
         .d(nz$26$d),
         .q(nz$26$q),
         .clock(nz$26$clock)
     );
-    cvt$nz$27 nz$27(
+    cvt$dff16 nz$27(
         .d(nz$27$d),
         .q(nz$27$q),
         .clock(nz$27$clock)
     );
-    cvt$nz$28 nz$28(
+    cvt$dff16 nz$28(
         .d(nz$28$d),
         .q(nz$28$q),
         .clock(nz$28$clock)
     );
-    cvt$nz$29 nz$29(
+    cvt$dff16 nz$29(
         .d(nz$29$d),
         .q(nz$29$q),
         .clock(nz$29$clock)
     );
-    cvt$nz$30 nz$30(
+    cvt$dff16 nz$30(
         .d(nz$30$d),
         .q(nz$30$q),
         .clock(nz$30$clock)
     );
-    cvt$nz$31 nz$31(
+    cvt$dff16 nz$31(
         .d(nz$31$d),
         .q(nz$31$q),
         .clock(nz$31$clock)
     );
-    cvt$pend pend(
+    cvt$dff1 pend(
         .d(pend$d),
         .q(pend$q),
         .clock(pend$clock)
     );
-    cvt$pend_bank pend_bank(
+    cvt$dff3 pend_bank(
         .d(pend_bank$d),
         .q(pend_bank$q),
         .clock(pend_bank$clock)
     );
-    cvt$pend_row pend_row(
+    cvt$dff6 pend_row(
         .d(pend_row$d),
         .q(pend_row$q),
         .clock(pend_row$clock)
     );
-    cvt$pend_bits pend_bits(
+    cvt$dff64 pend_bits(
         .d(pend_bits$d),
         .q(pend_bits$q),
         .clock(pend_bits$clock)
     );
-    cvt$resp_valid resp_valid(
+    cvt$dff1 resp_valid(
         .d(resp_valid$d),
         .q(resp_valid$q),
         .clock(resp_valid$clock)
     );
-    cvt$resp_bank resp_bank(
+    cvt$dff3 resp_bank(
         .d(resp_bank$d),
         .q(resp_bank$q),
         .clock(resp_bank$clock)
     );
-    cvt$resp_nz resp_nz(
+    cvt$dff1 resp_nz(
         .d(resp_nz$d),
         .q(resp_nz$q),
         .clock(resp_nz$clock)
@@ -2047,39 +2047,10 @@ module cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,
         end
     end
 
-endmodule // top
+endmodule // cvt
 
 
-module cvt$bank$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$0
-
-
-module cvt$bank$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module cvt$bank(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [5:0] read_address;
@@ -2105,184 +2076,10 @@ module cvt$bank$1(read_address,read_clock,read_data,write_address,write_clock,wr
        end
     end
 
-endmodule // top$bank$1
+endmodule // cvt$bank
 
 
-module cvt$bank$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$2
-
-
-module cvt$bank$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$3
-
-
-module cvt$bank$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$4
-
-
-module cvt$bank$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$5
-
-
-module cvt$bank$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$6
-
-
-module cvt$bank$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$7
-
-
-module cvt$nz$0(d,q,clock);
+module cvt$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2298,599 +2095,10 @@ module cvt$nz$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$nz$0
+endmodule // cvt$dff16
 
 
-module cvt$nz$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$1
-
-
-module cvt$nz$10(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$10
-
-
-module cvt$nz$11(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$11
-
-
-module cvt$nz$12(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$12
-
-
-module cvt$nz$13(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$13
-
-
-module cvt$nz$14(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$14
-
-
-module cvt$nz$15(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$15
-
-
-module cvt$nz$16(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$16
-
-
-module cvt$nz$17(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$17
-
-
-module cvt$nz$18(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$18
-
-
-module cvt$nz$19(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$19
-
-
-module cvt$nz$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$2
-
-
-module cvt$nz$20(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$20
-
-
-module cvt$nz$21(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$21
-
-
-module cvt$nz$22(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$22
-
-
-module cvt$nz$23(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$23
-
-
-module cvt$nz$24(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$24
-
-
-module cvt$nz$25(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$25
-
-
-module cvt$nz$26(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$26
-
-
-module cvt$nz$27(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$27
-
-
-module cvt$nz$28(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$28
-
-
-module cvt$nz$29(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$29
-
-
-module cvt$nz$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$3
-
-
-module cvt$nz$30(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$30
-
-
-module cvt$nz$31(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$31
-
-
-module cvt$nz$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$4
-
-
-module cvt$nz$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$5
-
-
-module cvt$nz$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$6
-
-
-module cvt$nz$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$7
-
-
-module cvt$nz$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$8
-
-
-module cvt$nz$9(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$9
-
-
-module cvt$pend(d,q,clock);
+module cvt$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2906,10 +2114,10 @@ module cvt$pend(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend
+endmodule // cvt$dff1
 
 
-module cvt$pend_bank(d,q,clock);
+module cvt$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -2925,10 +2133,10 @@ module cvt$pend_bank(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend_bank
+endmodule // cvt$dff3
 
 
-module cvt$pend_bits(d,q,clock);
+module cvt$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -2944,10 +2152,10 @@ module cvt$pend_bits(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend_bits
+endmodule // cvt$dff64
 
 
-module cvt$pend_row(d,q,clock);
+module cvt$dff6(d,q,clock);
 
     // Module arguments
     input wire  [5:0] d;
@@ -2963,61 +2171,4 @@ module cvt$pend_row(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend_row
-
-
-module cvt$resp_bank(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_bank
-
-
-module cvt$resp_nz(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_nz
-
-
-module cvt$resp_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_valid
+endmodule // cvt$dff6

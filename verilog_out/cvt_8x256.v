@@ -202,7 +202,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
     reg  [3:0] set;
 
     // Sub module instances
-    cvt_8x256$bank$0 bank$0(
+    cvt_8x256$bank bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
         .read_data(bank$0$read_data),
@@ -211,7 +211,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$0$write_data),
         .write_enable(bank$0$write_enable)
     );
-    cvt_8x256$bank$1 bank$1(
+    cvt_8x256$bank bank$1(
         .read_address(bank$1$read_address),
         .read_clock(bank$1$read_clock),
         .read_data(bank$1$read_data),
@@ -220,7 +220,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$1$write_data),
         .write_enable(bank$1$write_enable)
     );
-    cvt_8x256$bank$2 bank$2(
+    cvt_8x256$bank bank$2(
         .read_address(bank$2$read_address),
         .read_clock(bank$2$read_clock),
         .read_data(bank$2$read_data),
@@ -229,7 +229,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$2$write_data),
         .write_enable(bank$2$write_enable)
     );
-    cvt_8x256$bank$3 bank$3(
+    cvt_8x256$bank bank$3(
         .read_address(bank$3$read_address),
         .read_clock(bank$3$read_clock),
         .read_data(bank$3$read_data),
@@ -238,7 +238,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$3$write_data),
         .write_enable(bank$3$write_enable)
     );
-    cvt_8x256$bank$4 bank$4(
+    cvt_8x256$bank bank$4(
         .read_address(bank$4$read_address),
         .read_clock(bank$4$read_clock),
         .read_data(bank$4$read_data),
@@ -247,7 +247,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$4$write_data),
         .write_enable(bank$4$write_enable)
     );
-    cvt_8x256$bank$5 bank$5(
+    cvt_8x256$bank bank$5(
         .read_address(bank$5$read_address),
         .read_clock(bank$5$read_clock),
         .read_data(bank$5$read_data),
@@ -256,7 +256,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$5$write_data),
         .write_enable(bank$5$write_enable)
     );
-    cvt_8x256$bank$6 bank$6(
+    cvt_8x256$bank bank$6(
         .read_address(bank$6$read_address),
         .read_clock(bank$6$read_clock),
         .read_data(bank$6$read_data),
@@ -265,7 +265,7 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$6$write_data),
         .write_enable(bank$6$write_enable)
     );
-    cvt_8x256$bank$7 bank$7(
+    cvt_8x256$bank bank$7(
         .read_address(bank$7$read_address),
         .read_clock(bank$7$read_clock),
         .read_data(bank$7$read_data),
@@ -274,77 +274,77 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         .write_data(bank$7$write_data),
         .write_enable(bank$7$write_enable)
     );
-    cvt_8x256$nz$0 nz$0(
+    cvt_8x256$dff4 nz$0(
         .d(nz$0$d),
         .q(nz$0$q),
         .clock(nz$0$clock)
     );
-    cvt_8x256$nz$1 nz$1(
+    cvt_8x256$dff4 nz$1(
         .d(nz$1$d),
         .q(nz$1$q),
         .clock(nz$1$clock)
     );
-    cvt_8x256$nz$2 nz$2(
+    cvt_8x256$dff4 nz$2(
         .d(nz$2$d),
         .q(nz$2$q),
         .clock(nz$2$clock)
     );
-    cvt_8x256$nz$3 nz$3(
+    cvt_8x256$dff4 nz$3(
         .d(nz$3$d),
         .q(nz$3$q),
         .clock(nz$3$clock)
     );
-    cvt_8x256$nz$4 nz$4(
+    cvt_8x256$dff4 nz$4(
         .d(nz$4$d),
         .q(nz$4$q),
         .clock(nz$4$clock)
     );
-    cvt_8x256$nz$5 nz$5(
+    cvt_8x256$dff4 nz$5(
         .d(nz$5$d),
         .q(nz$5$q),
         .clock(nz$5$clock)
     );
-    cvt_8x256$nz$6 nz$6(
+    cvt_8x256$dff4 nz$6(
         .d(nz$6$d),
         .q(nz$6$q),
         .clock(nz$6$clock)
     );
-    cvt_8x256$nz$7 nz$7(
+    cvt_8x256$dff4 nz$7(
         .d(nz$7$d),
         .q(nz$7$q),
         .clock(nz$7$clock)
     );
-    cvt_8x256$pend pend(
+    cvt_8x256$dff1 pend(
         .d(pend$d),
         .q(pend$q),
         .clock(pend$clock)
     );
-    cvt_8x256$pend_bank pend_bank(
+    cvt_8x256$dff3 pend_bank(
         .d(pend_bank$d),
         .q(pend_bank$q),
         .clock(pend_bank$clock)
     );
-    cvt_8x256$pend_row pend_row(
+    cvt_8x256$dff2 pend_row(
         .d(pend_row$d),
         .q(pend_row$q),
         .clock(pend_row$clock)
     );
-    cvt_8x256$pend_bits pend_bits(
+    cvt_8x256$dff64 pend_bits(
         .d(pend_bits$d),
         .q(pend_bits$q),
         .clock(pend_bits$clock)
     );
-    cvt_8x256$resp_valid resp_valid(
+    cvt_8x256$dff1 resp_valid(
         .d(resp_valid$d),
         .q(resp_valid$q),
         .clock(resp_valid$clock)
     );
-    cvt_8x256$resp_bank resp_bank(
+    cvt_8x256$dff3 resp_bank(
         .d(resp_bank$d),
         .q(resp_bank$q),
         .clock(resp_bank$clock)
     );
-    cvt_8x256$resp_nz resp_nz(
+    cvt_8x256$dff1 resp_nz(
         .d(resp_nz$d),
         .q(resp_nz$q),
         .clock(resp_nz$clock)
@@ -835,39 +835,10 @@ module cvt_8x256(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd
         end
     end
 
-endmodule // top
+endmodule // cvt_8x256
 
 
-module cvt_8x256$bank$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$0
-
-
-module cvt_8x256$bank$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module cvt_8x256$bank(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [1:0] read_address;
@@ -893,184 +864,10 @@ module cvt_8x256$bank$1(read_address,read_clock,read_data,write_address,write_cl
        end
     end
 
-endmodule // top$bank$1
+endmodule // cvt_8x256$bank
 
 
-module cvt_8x256$bank$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$2
-
-
-module cvt_8x256$bank$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$3
-
-
-module cvt_8x256$bank$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$4
-
-
-module cvt_8x256$bank$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$5
-
-
-module cvt_8x256$bank$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$6
-
-
-module cvt_8x256$bank$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bank$7
-
-
-module cvt_8x256$nz$0(d,q,clock);
+module cvt_8x256$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -1086,143 +883,10 @@ module cvt_8x256$nz$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$nz$0
+endmodule // cvt_8x256$dff4
 
 
-module cvt_8x256$nz$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$1
-
-
-module cvt_8x256$nz$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$2
-
-
-module cvt_8x256$nz$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$3
-
-
-module cvt_8x256$nz$4(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$4
-
-
-module cvt_8x256$nz$5(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$5
-
-
-module cvt_8x256$nz$6(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$6
-
-
-module cvt_8x256$nz$7(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$nz$7
-
-
-module cvt_8x256$pend(d,q,clock);
+module cvt_8x256$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1238,10 +902,10 @@ module cvt_8x256$pend(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend
+endmodule // cvt_8x256$dff1
 
 
-module cvt_8x256$pend_bank(d,q,clock);
+module cvt_8x256$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -1257,10 +921,10 @@ module cvt_8x256$pend_bank(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend_bank
+endmodule // cvt_8x256$dff3
 
 
-module cvt_8x256$pend_bits(d,q,clock);
+module cvt_8x256$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -1276,10 +940,10 @@ module cvt_8x256$pend_bits(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend_bits
+endmodule // cvt_8x256$dff64
 
 
-module cvt_8x256$pend_row(d,q,clock);
+module cvt_8x256$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1295,61 +959,4 @@ module cvt_8x256$pend_row(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pend_row
-
-
-module cvt_8x256$resp_bank(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_bank
-
-
-module cvt_8x256$resp_nz(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_nz
-
-
-module cvt_8x256$resp_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$resp_valid
+endmodule // cvt_8x256$dff2

@@ -178,27 +178,27 @@ module cvu_initiator(clock,reset,in_valid,in_ready,in_base,in_bitmap,log_dim_x,l
     reg  accept;
 
     // Sub module instances
-    cvu_initiator$cur_bits cur_bits(
+    cvu_initiator$dff64 cur_bits(
         .d(cur_bits$d),
         .q(cur_bits$q),
         .clock(cur_bits$clock)
     );
-    cvu_initiator$cur_base cur_base(
+    cvu_initiator$dff16 cur_base(
         .d(cur_base$d),
         .q(cur_base$q),
         .clock(cur_base$clock)
     );
-    cvu_initiator$nxt_valid nxt_valid(
+    cvu_initiator$dff1 nxt_valid(
         .d(nxt_valid$d),
         .q(nxt_valid$q),
         .clock(nxt_valid$clock)
     );
-    cvu_initiator$nxt_bits nxt_bits(
+    cvu_initiator$dff64 nxt_bits(
         .d(nxt_bits$d),
         .q(nxt_bits$q),
         .clock(nxt_bits$clock)
     );
-    cvu_initiator$nxt_base nxt_base(
+    cvu_initiator$dff16 nxt_base(
         .d(nxt_base$d),
         .q(nxt_base$q),
         .clock(nxt_base$clock)
@@ -512,48 +512,10 @@ module cvu_initiator(clock,reset,in_valid,in_ready,in_base,in_bitmap,log_dim_x,l
         end
     end
 
-endmodule // top
+endmodule // cvu_initiator
 
 
-module cvu_initiator$cur_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur_base
-
-
-module cvu_initiator$cur_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cur_bits
-
-
-module cvu_initiator$nxt_base(d,q,clock);
+module cvu_initiator$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -569,10 +531,10 @@ module cvu_initiator$nxt_base(d,q,clock);
        q <= d;
     end
 
-endmodule // top$nxt_base
+endmodule // cvu_initiator$dff16
 
 
-module cvu_initiator$nxt_bits(d,q,clock);
+module cvu_initiator$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -588,10 +550,10 @@ module cvu_initiator$nxt_bits(d,q,clock);
        q <= d;
     end
 
-endmodule // top$nxt_bits
+endmodule // cvu_initiator$dff64
 
 
-module cvu_initiator$nxt_valid(d,q,clock);
+module cvu_initiator$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -607,4 +569,4 @@ module cvu_initiator$nxt_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // top$nxt_valid
+endmodule // cvu_initiator$dff1

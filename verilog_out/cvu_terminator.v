@@ -90,72 +90,72 @@ module cvu_terminator(clock,reset,in_valid,in_ready,in_id,in_taken,flush,out_val
     reg  fire$1;
 
     // Sub module instances
-    cvu_terminator$a_valid$0 a_valid$0(
+    cvu_terminator$dff1 a_valid$0(
         .d(a_valid$0$d),
         .q(a_valid$0$q),
         .clock(a_valid$0$clock)
     );
-    cvu_terminator$a_valid$1 a_valid$1(
+    cvu_terminator$dff1 a_valid$1(
         .d(a_valid$1$d),
         .q(a_valid$1$q),
         .clock(a_valid$1$clock)
     );
-    cvu_terminator$a_base$0 a_base$0(
+    cvu_terminator$dff16 a_base$0(
         .d(a_base$0$d),
         .q(a_base$0$q),
         .clock(a_base$0$clock)
     );
-    cvu_terminator$a_base$1 a_base$1(
+    cvu_terminator$dff16 a_base$1(
         .d(a_base$1$d),
         .q(a_base$1$q),
         .clock(a_base$1$clock)
     );
-    cvu_terminator$a_bits$0 a_bits$0(
+    cvu_terminator$dff64 a_bits$0(
         .d(a_bits$0$d),
         .q(a_bits$0$q),
         .clock(a_bits$0$clock)
     );
-    cvu_terminator$a_bits$1 a_bits$1(
+    cvu_terminator$dff64 a_bits$1(
         .d(a_bits$1$d),
         .q(a_bits$1$q),
         .clock(a_bits$1$clock)
     );
-    cvu_terminator$b_valid$0 b_valid$0(
+    cvu_terminator$dff1 b_valid$0(
         .d(b_valid$0$d),
         .q(b_valid$0$q),
         .clock(b_valid$0$clock)
     );
-    cvu_terminator$b_valid$1 b_valid$1(
+    cvu_terminator$dff1 b_valid$1(
         .d(b_valid$1$d),
         .q(b_valid$1$q),
         .clock(b_valid$1$clock)
     );
-    cvu_terminator$b_base$0 b_base$0(
+    cvu_terminator$dff16 b_base$0(
         .d(b_base$0$d),
         .q(b_base$0$q),
         .clock(b_base$0$clock)
     );
-    cvu_terminator$b_base$1 b_base$1(
+    cvu_terminator$dff16 b_base$1(
         .d(b_base$1$d),
         .q(b_base$1$q),
         .clock(b_base$1$clock)
     );
-    cvu_terminator$b_bits$0 b_bits$0(
+    cvu_terminator$dff64 b_bits$0(
         .d(b_bits$0$d),
         .q(b_bits$0$q),
         .clock(b_bits$0$clock)
     );
-    cvu_terminator$b_bits$1 b_bits$1(
+    cvu_terminator$dff64 b_bits$1(
         .d(b_bits$1$d),
         .q(b_bits$1$q),
         .clock(b_bits$1$clock)
     );
-    cvu_terminator$older_b$0 older_b$0(
+    cvu_terminator$dff1 older_b$0(
         .d(older_b$0$d),
         .q(older_b$0$q),
         .clock(older_b$0$clock)
     );
-    cvu_terminator$older_b$1 older_b$1(
+    cvu_terminator$dff1 older_b$1(
         .d(older_b$1$d),
         .q(older_b$1$q),
         .clock(older_b$1$clock)
@@ -322,29 +322,10 @@ module cvu_terminator(clock,reset,in_valid,in_ready,in_id,in_taken,flush,out_val
         end
     end
 
-endmodule // top
+endmodule // cvu_terminator
 
 
-module cvu_terminator$a_base$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$a_base$0
-
-
-module cvu_terminator$a_base$1(d,q,clock);
+module cvu_terminator$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -360,29 +341,10 @@ module cvu_terminator$a_base$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$a_base$1
+endmodule // cvu_terminator$dff16
 
 
-module cvu_terminator$a_bits$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$a_bits$0
-
-
-module cvu_terminator$a_bits$1(d,q,clock);
+module cvu_terminator$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -398,29 +360,10 @@ module cvu_terminator$a_bits$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$a_bits$1
+endmodule // cvu_terminator$dff64
 
 
-module cvu_terminator$a_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$a_valid$0
-
-
-module cvu_terminator$a_valid$1(d,q,clock);
+module cvu_terminator$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -436,156 +379,4 @@ module cvu_terminator$a_valid$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$a_valid$1
-
-
-module cvu_terminator$b_base$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b_base$0
-
-
-module cvu_terminator$b_base$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b_base$1
-
-
-module cvu_terminator$b_bits$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b_bits$0
-
-
-module cvu_terminator$b_bits$1(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b_bits$1
-
-
-module cvu_terminator$b_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b_valid$0
-
-
-module cvu_terminator$b_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$b_valid$1
-
-
-module cvu_terminator$older_b$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$older_b$0
-
-
-module cvu_terminator$older_b$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$older_b$1
+endmodule // cvu_terminator$dff1

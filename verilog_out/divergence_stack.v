@@ -156,132 +156,132 @@ module divergence_stack(clock,reset,init,init_mask,init_pc,branch,taken_mask,tak
     reg  fits;
 
     // Sub module instances
-    divergence_stack$entry_pc$0 entry_pc$0(
+    divergence_stack$dff32 entry_pc$0(
         .d(entry_pc$0$d),
         .q(entry_pc$0$q),
         .clock(entry_pc$0$clock)
     );
-    divergence_stack$entry_pc$1 entry_pc$1(
+    divergence_stack$dff32 entry_pc$1(
         .d(entry_pc$1$d),
         .q(entry_pc$1$q),
         .clock(entry_pc$1$clock)
     );
-    divergence_stack$entry_pc$2 entry_pc$2(
+    divergence_stack$dff32 entry_pc$2(
         .d(entry_pc$2$d),
         .q(entry_pc$2$q),
         .clock(entry_pc$2$clock)
     );
-    divergence_stack$entry_pc$3 entry_pc$3(
+    divergence_stack$dff32 entry_pc$3(
         .d(entry_pc$3$d),
         .q(entry_pc$3$q),
         .clock(entry_pc$3$clock)
     );
-    divergence_stack$entry_pc$4 entry_pc$4(
+    divergence_stack$dff32 entry_pc$4(
         .d(entry_pc$4$d),
         .q(entry_pc$4$q),
         .clock(entry_pc$4$clock)
     );
-    divergence_stack$entry_pc$5 entry_pc$5(
+    divergence_stack$dff32 entry_pc$5(
         .d(entry_pc$5$d),
         .q(entry_pc$5$q),
         .clock(entry_pc$5$clock)
     );
-    divergence_stack$entry_pc$6 entry_pc$6(
+    divergence_stack$dff32 entry_pc$6(
         .d(entry_pc$6$d),
         .q(entry_pc$6$q),
         .clock(entry_pc$6$clock)
     );
-    divergence_stack$entry_pc$7 entry_pc$7(
+    divergence_stack$dff32 entry_pc$7(
         .d(entry_pc$7$d),
         .q(entry_pc$7$q),
         .clock(entry_pc$7$clock)
     );
-    divergence_stack$entry_rpc$0 entry_rpc$0(
+    divergence_stack$dff32 entry_rpc$0(
         .d(entry_rpc$0$d),
         .q(entry_rpc$0$q),
         .clock(entry_rpc$0$clock)
     );
-    divergence_stack$entry_rpc$1 entry_rpc$1(
+    divergence_stack$dff32 entry_rpc$1(
         .d(entry_rpc$1$d),
         .q(entry_rpc$1$q),
         .clock(entry_rpc$1$clock)
     );
-    divergence_stack$entry_rpc$2 entry_rpc$2(
+    divergence_stack$dff32 entry_rpc$2(
         .d(entry_rpc$2$d),
         .q(entry_rpc$2$q),
         .clock(entry_rpc$2$clock)
     );
-    divergence_stack$entry_rpc$3 entry_rpc$3(
+    divergence_stack$dff32 entry_rpc$3(
         .d(entry_rpc$3$d),
         .q(entry_rpc$3$q),
         .clock(entry_rpc$3$clock)
     );
-    divergence_stack$entry_rpc$4 entry_rpc$4(
+    divergence_stack$dff32 entry_rpc$4(
         .d(entry_rpc$4$d),
         .q(entry_rpc$4$q),
         .clock(entry_rpc$4$clock)
     );
-    divergence_stack$entry_rpc$5 entry_rpc$5(
+    divergence_stack$dff32 entry_rpc$5(
         .d(entry_rpc$5$d),
         .q(entry_rpc$5$q),
         .clock(entry_rpc$5$clock)
     );
-    divergence_stack$entry_rpc$6 entry_rpc$6(
+    divergence_stack$dff32 entry_rpc$6(
         .d(entry_rpc$6$d),
         .q(entry_rpc$6$q),
         .clock(entry_rpc$6$clock)
     );
-    divergence_stack$entry_rpc$7 entry_rpc$7(
+    divergence_stack$dff32 entry_rpc$7(
         .d(entry_rpc$7$d),
         .q(entry_rpc$7$q),
         .clock(entry_rpc$7$clock)
     );
-    divergence_stack$entry_mask$0 entry_mask$0(
+    divergence_stack$dff32 entry_mask$0(
         .d(entry_mask$0$d),
         .q(entry_mask$0$q),
         .clock(entry_mask$0$clock)
     );
-    divergence_stack$entry_mask$1 entry_mask$1(
+    divergence_stack$dff32 entry_mask$1(
         .d(entry_mask$1$d),
         .q(entry_mask$1$q),
         .clock(entry_mask$1$clock)
     );
-    divergence_stack$entry_mask$2 entry_mask$2(
+    divergence_stack$dff32 entry_mask$2(
         .d(entry_mask$2$d),
         .q(entry_mask$2$q),
         .clock(entry_mask$2$clock)
     );
-    divergence_stack$entry_mask$3 entry_mask$3(
+    divergence_stack$dff32 entry_mask$3(
         .d(entry_mask$3$d),
         .q(entry_mask$3$q),
         .clock(entry_mask$3$clock)
     );
-    divergence_stack$entry_mask$4 entry_mask$4(
+    divergence_stack$dff32 entry_mask$4(
         .d(entry_mask$4$d),
         .q(entry_mask$4$q),
         .clock(entry_mask$4$clock)
     );
-    divergence_stack$entry_mask$5 entry_mask$5(
+    divergence_stack$dff32 entry_mask$5(
         .d(entry_mask$5$d),
         .q(entry_mask$5$q),
         .clock(entry_mask$5$clock)
     );
-    divergence_stack$entry_mask$6 entry_mask$6(
+    divergence_stack$dff32 entry_mask$6(
         .d(entry_mask$6$d),
         .q(entry_mask$6$q),
         .clock(entry_mask$6$clock)
     );
-    divergence_stack$entry_mask$7 entry_mask$7(
+    divergence_stack$dff32 entry_mask$7(
         .d(entry_mask$7$d),
         .q(entry_mask$7$q),
         .clock(entry_mask$7$clock)
     );
-    divergence_stack$count count(
+    divergence_stack$dff4 count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
     );
-    divergence_stack$overflowed overflowed(
+    divergence_stack$dff1 overflowed(
         .d(overflowed$d),
         .q(overflowed$q),
         .clock(overflowed$clock)
@@ -645,10 +645,10 @@ module divergence_stack(clock,reset,init,init_mask,init_pc,branch,taken_mask,tak
         end
     end
 
-endmodule // top
+endmodule // divergence_stack
 
 
-module divergence_stack$count(d,q,clock);
+module divergence_stack$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -664,29 +664,10 @@ module divergence_stack$count(d,q,clock);
        q <= d;
     end
 
-endmodule // top$count
+endmodule // divergence_stack$dff4
 
 
-module divergence_stack$entry_mask$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$0
-
-
-module divergence_stack$entry_mask$1(d,q,clock);
+module divergence_stack$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -702,428 +683,10 @@ module divergence_stack$entry_mask$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$entry_mask$1
+endmodule // divergence_stack$dff32
 
 
-module divergence_stack$entry_mask$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$2
-
-
-module divergence_stack$entry_mask$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$3
-
-
-module divergence_stack$entry_mask$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$4
-
-
-module divergence_stack$entry_mask$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$5
-
-
-module divergence_stack$entry_mask$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$6
-
-
-module divergence_stack$entry_mask$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$7
-
-
-module divergence_stack$entry_pc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$0
-
-
-module divergence_stack$entry_pc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$1
-
-
-module divergence_stack$entry_pc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$2
-
-
-module divergence_stack$entry_pc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$3
-
-
-module divergence_stack$entry_pc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$4
-
-
-module divergence_stack$entry_pc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$5
-
-
-module divergence_stack$entry_pc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$6
-
-
-module divergence_stack$entry_pc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$7
-
-
-module divergence_stack$entry_rpc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$0
-
-
-module divergence_stack$entry_rpc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$1
-
-
-module divergence_stack$entry_rpc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$2
-
-
-module divergence_stack$entry_rpc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$3
-
-
-module divergence_stack$entry_rpc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$4
-
-
-module divergence_stack$entry_rpc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$5
-
-
-module divergence_stack$entry_rpc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$6
-
-
-module divergence_stack$entry_rpc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_rpc$7
-
-
-module divergence_stack$overflowed(d,q,clock);
+module divergence_stack$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1139,4 +702,4 @@ module divergence_stack$overflowed(d,q,clock);
        q <= d;
     end
 
-endmodule // top$overflowed
+endmodule // divergence_stack$dff1

@@ -77,22 +77,22 @@ module fabric_loader(clock,reset,prog_write,prog_addr,prog_data,start,start_addr
         .write_data(commands$write_data),
         .write_enable(commands$write_enable)
     );
-    fabric_loader$running running(
+    fabric_loader$dff1 running(
         .d(running$d),
         .q(running$q),
         .clock(running$clock)
     );
-    fabric_loader$pc pc(
+    fabric_loader$dff10 pc(
         .d(pc$d),
         .q(pc$q),
         .clock(pc$clock)
     );
-    fabric_loader$replicas replicas(
+    fabric_loader$dff1 replicas(
         .d(replicas$d),
         .q(replicas$q),
         .clock(replicas$clock)
     );
-    fabric_loader$error error(
+    fabric_loader$dff1 error(
         .d(error$d),
         .q(error$q),
         .clock(error$clock)
@@ -188,7 +188,7 @@ module fabric_loader(clock,reset,prog_write,prog_addr,prog_data,start,start_addr
         end
     end
 
-endmodule // top
+endmodule // fabric_loader
 
 
 module fabric_loader$commands(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -217,29 +217,10 @@ module fabric_loader$commands(read_address,read_clock,read_data,write_address,wr
        end
     end
 
-endmodule // top$commands
+endmodule // fabric_loader$commands
 
 
-module fabric_loader$error(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$error
-
-
-module fabric_loader$pc(d,q,clock);
+module fabric_loader$dff10(d,q,clock);
 
     // Module arguments
     input wire  [9:0] d;
@@ -255,29 +236,10 @@ module fabric_loader$pc(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pc
+endmodule // fabric_loader$dff10
 
 
-module fabric_loader$replicas(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$replicas
-
-
-module fabric_loader$running(d,q,clock);
+module fabric_loader$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -293,4 +255,4 @@ module fabric_loader$running(d,q,clock);
        q <= d;
     end
 
-endmodule // top$running
+endmodule // fabric_loader$dff1

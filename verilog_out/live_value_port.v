@@ -83,22 +83,22 @@ module live_value_port(clock,reset,req_valid$0,req_valid$1,req_ready$0,req_ready
     reg  read_here$1;
 
     // Sub module instances
-    live_value_port$last last(
+    live_value_port$dff1 last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
     );
-    live_value_port$pending$0 pending$0(
+    live_value_port$dff16 pending$0(
         .d(pending$0$d),
         .q(pending$0$q),
         .clock(pending$0$clock)
     );
-    live_value_port$pending$1 pending$1(
+    live_value_port$dff16 pending$1(
         .d(pending$1$d),
         .q(pending$1$q),
         .clock(pending$1$clock)
     );
-    live_value_port$error error(
+    live_value_port$dff1 error(
         .d(error$d),
         .q(error$q),
         .clock(error$clock)
@@ -115,12 +115,12 @@ module live_value_port(clock,reset,req_valid$0,req_valid$1,req_ready$0,req_ready
         .narrow(tag_wide$narrow),
         .wide(tag_wide$wide)
     );
-    live_value_port$lowest$0 lowest$0(
+    live_value_port$lowest lowest$0(
         .mask(lowest$0$mask),
         .index(lowest$0$index),
         .valid(lowest$0$valid)
     );
-    live_value_port$lowest$1 lowest$1(
+    live_value_port$lowest lowest$1(
         .mask(lowest$1$mask),
         .index(lowest$1$index),
         .valid(lowest$1$valid)
@@ -206,29 +206,10 @@ module live_value_port(clock,reset,req_valid$0,req_valid$1,req_ready$0,req_ready
         end
     end
 
-endmodule // top
+endmodule // live_value_port
 
 
-module live_value_port$error(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$error
-
-
-module live_value_port$last(d,q,clock);
+module live_value_port$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -244,10 +225,10 @@ module live_value_port$last(d,q,clock);
        q <= d;
     end
 
-endmodule // top$last
+endmodule // live_value_port$dff1
 
 
-module live_value_port$lowest$0(mask,index,valid);
+module live_value_port$lowest(mask,index,valid);
 
     // Module arguments
     input wire  [15:0] mask;
@@ -363,126 +344,7 @@ module live_value_port$lowest$0(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$lowest$0
-
-
-module live_value_port$lowest$1(mask,index,valid);
-
-    // Module arguments
-    input wire  [15:0] mask;
-    output reg  [3:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 4'h0;
-    localparam  ids$1 = 4'h1;
-    localparam  ids$2 = 4'h2;
-    localparam  ids$3 = 4'h3;
-    localparam  ids$4 = 4'h4;
-    localparam  ids$5 = 4'h5;
-    localparam  ids$6 = 4'h6;
-    localparam  ids$7 = 4'h7;
-    localparam  ids$8 = 4'h8;
-    localparam  ids$9 = 4'h9;
-    localparam  ids$10 = 4'ha;
-    localparam  ids$11 = 4'hb;
-    localparam  ids$12 = 4'hc;
-    localparam  ids$13 = 4'hd;
-    localparam  ids$14 = 4'he;
-    localparam  ids$15 = 4'hf;
-    localparam  onehot$0 = 16'h1;
-    localparam  onehot$1 = 16'h2;
-    localparam  onehot$2 = 16'h4;
-    localparam  onehot$3 = 16'h8;
-    localparam  onehot$4 = 16'h10;
-    localparam  onehot$5 = 16'h20;
-    localparam  onehot$6 = 16'h40;
-    localparam  onehot$7 = 16'h80;
-    localparam  onehot$8 = 16'h100;
-    localparam  onehot$9 = 16'h200;
-    localparam  onehot$10 = 16'h400;
-    localparam  onehot$11 = 16'h800;
-    localparam  onehot$12 = 16'h1000;
-    localparam  onehot$13 = 16'h2000;
-    localparam  onehot$14 = 16'h4000;
-    localparam  onehot$15 = 16'h8000;
-    localparam  zero = 4'h0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$lowest$1
+endmodule // live_value_port$lowest
 
 
 module live_value_port$lv_wide(narrow,wide);
@@ -493,29 +355,10 @@ module live_value_port$lv_wide(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {8'd0, narrow};
-endmodule // top$lv_wide
+endmodule // live_value_port$lv_wide
 
 
-module live_value_port$pending$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$pending$0
-
-
-module live_value_port$pending$1(d,q,clock);
+module live_value_port$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -531,7 +374,7 @@ module live_value_port$pending$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pending$1
+endmodule // live_value_port$dff16
 
 
 module live_value_port$tag_wide(narrow,wide);
@@ -542,7 +385,7 @@ module live_value_port$tag_wide(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {1'd0, narrow};
-endmodule // top$tag_wide
+endmodule // live_value_port$tag_wide
 
 
 module live_value_port$tid_wide(narrow,wide);
@@ -553,4 +396,4 @@ module live_value_port$tid_wide(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {7'd0, narrow};
-endmodule // top$tid_wide
+endmodule // live_value_port$tid_wide

@@ -330,412 +330,412 @@ module load_store_unit(clock,reset,is_store,in_valid,in_ready,in_vc,in_tid,in_a,
     reg  pop;
 
     // Sub module instances
-    load_store_unit$busy$0 busy$0(
+    load_store_unit$dff1 busy$0(
         .d(busy$0$d),
         .q(busy$0$q),
         .clock(busy$0$clock)
     );
-    load_store_unit$busy$1 busy$1(
+    load_store_unit$dff1 busy$1(
         .d(busy$1$d),
         .q(busy$1$q),
         .clock(busy$1$clock)
     );
-    load_store_unit$busy$2 busy$2(
+    load_store_unit$dff1 busy$2(
         .d(busy$2$d),
         .q(busy$2$q),
         .clock(busy$2$clock)
     );
-    load_store_unit$busy$3 busy$3(
+    load_store_unit$dff1 busy$3(
         .d(busy$3$d),
         .q(busy$3$q),
         .clock(busy$3$clock)
     );
-    load_store_unit$busy$4 busy$4(
+    load_store_unit$dff1 busy$4(
         .d(busy$4$d),
         .q(busy$4$q),
         .clock(busy$4$clock)
     );
-    load_store_unit$busy$5 busy$5(
+    load_store_unit$dff1 busy$5(
         .d(busy$5$d),
         .q(busy$5$q),
         .clock(busy$5$clock)
     );
-    load_store_unit$busy$6 busy$6(
+    load_store_unit$dff1 busy$6(
         .d(busy$6$d),
         .q(busy$6$q),
         .clock(busy$6$clock)
     );
-    load_store_unit$busy$7 busy$7(
+    load_store_unit$dff1 busy$7(
         .d(busy$7$d),
         .q(busy$7$q),
         .clock(busy$7$clock)
     );
-    load_store_unit$busy$8 busy$8(
+    load_store_unit$dff1 busy$8(
         .d(busy$8$d),
         .q(busy$8$q),
         .clock(busy$8$clock)
     );
-    load_store_unit$busy$9 busy$9(
+    load_store_unit$dff1 busy$9(
         .d(busy$9$d),
         .q(busy$9$q),
         .clock(busy$9$clock)
     );
-    load_store_unit$busy$10 busy$10(
+    load_store_unit$dff1 busy$10(
         .d(busy$10$d),
         .q(busy$10$q),
         .clock(busy$10$clock)
     );
-    load_store_unit$busy$11 busy$11(
+    load_store_unit$dff1 busy$11(
         .d(busy$11$d),
         .q(busy$11$q),
         .clock(busy$11$clock)
     );
-    load_store_unit$busy$12 busy$12(
+    load_store_unit$dff1 busy$12(
         .d(busy$12$d),
         .q(busy$12$q),
         .clock(busy$12$clock)
     );
-    load_store_unit$busy$13 busy$13(
+    load_store_unit$dff1 busy$13(
         .d(busy$13$d),
         .q(busy$13$q),
         .clock(busy$13$clock)
     );
-    load_store_unit$busy$14 busy$14(
+    load_store_unit$dff1 busy$14(
         .d(busy$14$d),
         .q(busy$14$q),
         .clock(busy$14$clock)
     );
-    load_store_unit$busy$15 busy$15(
+    load_store_unit$dff1 busy$15(
         .d(busy$15$d),
         .q(busy$15$q),
         .clock(busy$15$clock)
     );
-    load_store_unit$done$0 done$0(
+    load_store_unit$dff1 done$0(
         .d(done$0$d),
         .q(done$0$q),
         .clock(done$0$clock)
     );
-    load_store_unit$done$1 done$1(
+    load_store_unit$dff1 done$1(
         .d(done$1$d),
         .q(done$1$q),
         .clock(done$1$clock)
     );
-    load_store_unit$done$2 done$2(
+    load_store_unit$dff1 done$2(
         .d(done$2$d),
         .q(done$2$q),
         .clock(done$2$clock)
     );
-    load_store_unit$done$3 done$3(
+    load_store_unit$dff1 done$3(
         .d(done$3$d),
         .q(done$3$q),
         .clock(done$3$clock)
     );
-    load_store_unit$done$4 done$4(
+    load_store_unit$dff1 done$4(
         .d(done$4$d),
         .q(done$4$q),
         .clock(done$4$clock)
     );
-    load_store_unit$done$5 done$5(
+    load_store_unit$dff1 done$5(
         .d(done$5$d),
         .q(done$5$q),
         .clock(done$5$clock)
     );
-    load_store_unit$done$6 done$6(
+    load_store_unit$dff1 done$6(
         .d(done$6$d),
         .q(done$6$q),
         .clock(done$6$clock)
     );
-    load_store_unit$done$7 done$7(
+    load_store_unit$dff1 done$7(
         .d(done$7$d),
         .q(done$7$q),
         .clock(done$7$clock)
     );
-    load_store_unit$done$8 done$8(
+    load_store_unit$dff1 done$8(
         .d(done$8$d),
         .q(done$8$q),
         .clock(done$8$clock)
     );
-    load_store_unit$done$9 done$9(
+    load_store_unit$dff1 done$9(
         .d(done$9$d),
         .q(done$9$q),
         .clock(done$9$clock)
     );
-    load_store_unit$done$10 done$10(
+    load_store_unit$dff1 done$10(
         .d(done$10$d),
         .q(done$10$q),
         .clock(done$10$clock)
     );
-    load_store_unit$done$11 done$11(
+    load_store_unit$dff1 done$11(
         .d(done$11$d),
         .q(done$11$q),
         .clock(done$11$clock)
     );
-    load_store_unit$done$12 done$12(
+    load_store_unit$dff1 done$12(
         .d(done$12$d),
         .q(done$12$q),
         .clock(done$12$clock)
     );
-    load_store_unit$done$13 done$13(
+    load_store_unit$dff1 done$13(
         .d(done$13$d),
         .q(done$13$q),
         .clock(done$13$clock)
     );
-    load_store_unit$done$14 done$14(
+    load_store_unit$dff1 done$14(
         .d(done$14$d),
         .q(done$14$q),
         .clock(done$14$clock)
     );
-    load_store_unit$done$15 done$15(
+    load_store_unit$dff1 done$15(
         .d(done$15$d),
         .q(done$15$q),
         .clock(done$15$clock)
     );
-    load_store_unit$entry_vc$0 entry_vc$0(
+    load_store_unit$dff5 entry_vc$0(
         .d(entry_vc$0$d),
         .q(entry_vc$0$q),
         .clock(entry_vc$0$clock)
     );
-    load_store_unit$entry_vc$1 entry_vc$1(
+    load_store_unit$dff5 entry_vc$1(
         .d(entry_vc$1$d),
         .q(entry_vc$1$q),
         .clock(entry_vc$1$clock)
     );
-    load_store_unit$entry_vc$2 entry_vc$2(
+    load_store_unit$dff5 entry_vc$2(
         .d(entry_vc$2$d),
         .q(entry_vc$2$q),
         .clock(entry_vc$2$clock)
     );
-    load_store_unit$entry_vc$3 entry_vc$3(
+    load_store_unit$dff5 entry_vc$3(
         .d(entry_vc$3$d),
         .q(entry_vc$3$q),
         .clock(entry_vc$3$clock)
     );
-    load_store_unit$entry_vc$4 entry_vc$4(
+    load_store_unit$dff5 entry_vc$4(
         .d(entry_vc$4$d),
         .q(entry_vc$4$q),
         .clock(entry_vc$4$clock)
     );
-    load_store_unit$entry_vc$5 entry_vc$5(
+    load_store_unit$dff5 entry_vc$5(
         .d(entry_vc$5$d),
         .q(entry_vc$5$q),
         .clock(entry_vc$5$clock)
     );
-    load_store_unit$entry_vc$6 entry_vc$6(
+    load_store_unit$dff5 entry_vc$6(
         .d(entry_vc$6$d),
         .q(entry_vc$6$q),
         .clock(entry_vc$6$clock)
     );
-    load_store_unit$entry_vc$7 entry_vc$7(
+    load_store_unit$dff5 entry_vc$7(
         .d(entry_vc$7$d),
         .q(entry_vc$7$q),
         .clock(entry_vc$7$clock)
     );
-    load_store_unit$entry_vc$8 entry_vc$8(
+    load_store_unit$dff5 entry_vc$8(
         .d(entry_vc$8$d),
         .q(entry_vc$8$q),
         .clock(entry_vc$8$clock)
     );
-    load_store_unit$entry_vc$9 entry_vc$9(
+    load_store_unit$dff5 entry_vc$9(
         .d(entry_vc$9$d),
         .q(entry_vc$9$q),
         .clock(entry_vc$9$clock)
     );
-    load_store_unit$entry_vc$10 entry_vc$10(
+    load_store_unit$dff5 entry_vc$10(
         .d(entry_vc$10$d),
         .q(entry_vc$10$q),
         .clock(entry_vc$10$clock)
     );
-    load_store_unit$entry_vc$11 entry_vc$11(
+    load_store_unit$dff5 entry_vc$11(
         .d(entry_vc$11$d),
         .q(entry_vc$11$q),
         .clock(entry_vc$11$clock)
     );
-    load_store_unit$entry_vc$12 entry_vc$12(
+    load_store_unit$dff5 entry_vc$12(
         .d(entry_vc$12$d),
         .q(entry_vc$12$q),
         .clock(entry_vc$12$clock)
     );
-    load_store_unit$entry_vc$13 entry_vc$13(
+    load_store_unit$dff5 entry_vc$13(
         .d(entry_vc$13$d),
         .q(entry_vc$13$q),
         .clock(entry_vc$13$clock)
     );
-    load_store_unit$entry_vc$14 entry_vc$14(
+    load_store_unit$dff5 entry_vc$14(
         .d(entry_vc$14$d),
         .q(entry_vc$14$q),
         .clock(entry_vc$14$clock)
     );
-    load_store_unit$entry_vc$15 entry_vc$15(
+    load_store_unit$dff5 entry_vc$15(
         .d(entry_vc$15$d),
         .q(entry_vc$15$q),
         .clock(entry_vc$15$clock)
     );
-    load_store_unit$entry_tid$0 entry_tid$0(
+    load_store_unit$dff16 entry_tid$0(
         .d(entry_tid$0$d),
         .q(entry_tid$0$q),
         .clock(entry_tid$0$clock)
     );
-    load_store_unit$entry_tid$1 entry_tid$1(
+    load_store_unit$dff16 entry_tid$1(
         .d(entry_tid$1$d),
         .q(entry_tid$1$q),
         .clock(entry_tid$1$clock)
     );
-    load_store_unit$entry_tid$2 entry_tid$2(
+    load_store_unit$dff16 entry_tid$2(
         .d(entry_tid$2$d),
         .q(entry_tid$2$q),
         .clock(entry_tid$2$clock)
     );
-    load_store_unit$entry_tid$3 entry_tid$3(
+    load_store_unit$dff16 entry_tid$3(
         .d(entry_tid$3$d),
         .q(entry_tid$3$q),
         .clock(entry_tid$3$clock)
     );
-    load_store_unit$entry_tid$4 entry_tid$4(
+    load_store_unit$dff16 entry_tid$4(
         .d(entry_tid$4$d),
         .q(entry_tid$4$q),
         .clock(entry_tid$4$clock)
     );
-    load_store_unit$entry_tid$5 entry_tid$5(
+    load_store_unit$dff16 entry_tid$5(
         .d(entry_tid$5$d),
         .q(entry_tid$5$q),
         .clock(entry_tid$5$clock)
     );
-    load_store_unit$entry_tid$6 entry_tid$6(
+    load_store_unit$dff16 entry_tid$6(
         .d(entry_tid$6$d),
         .q(entry_tid$6$q),
         .clock(entry_tid$6$clock)
     );
-    load_store_unit$entry_tid$7 entry_tid$7(
+    load_store_unit$dff16 entry_tid$7(
         .d(entry_tid$7$d),
         .q(entry_tid$7$q),
         .clock(entry_tid$7$clock)
     );
-    load_store_unit$entry_tid$8 entry_tid$8(
+    load_store_unit$dff16 entry_tid$8(
         .d(entry_tid$8$d),
         .q(entry_tid$8$q),
         .clock(entry_tid$8$clock)
     );
-    load_store_unit$entry_tid$9 entry_tid$9(
+    load_store_unit$dff16 entry_tid$9(
         .d(entry_tid$9$d),
         .q(entry_tid$9$q),
         .clock(entry_tid$9$clock)
     );
-    load_store_unit$entry_tid$10 entry_tid$10(
+    load_store_unit$dff16 entry_tid$10(
         .d(entry_tid$10$d),
         .q(entry_tid$10$q),
         .clock(entry_tid$10$clock)
     );
-    load_store_unit$entry_tid$11 entry_tid$11(
+    load_store_unit$dff16 entry_tid$11(
         .d(entry_tid$11$d),
         .q(entry_tid$11$q),
         .clock(entry_tid$11$clock)
     );
-    load_store_unit$entry_tid$12 entry_tid$12(
+    load_store_unit$dff16 entry_tid$12(
         .d(entry_tid$12$d),
         .q(entry_tid$12$q),
         .clock(entry_tid$12$clock)
     );
-    load_store_unit$entry_tid$13 entry_tid$13(
+    load_store_unit$dff16 entry_tid$13(
         .d(entry_tid$13$d),
         .q(entry_tid$13$q),
         .clock(entry_tid$13$clock)
     );
-    load_store_unit$entry_tid$14 entry_tid$14(
+    load_store_unit$dff16 entry_tid$14(
         .d(entry_tid$14$d),
         .q(entry_tid$14$q),
         .clock(entry_tid$14$clock)
     );
-    load_store_unit$entry_tid$15 entry_tid$15(
+    load_store_unit$dff16 entry_tid$15(
         .d(entry_tid$15$d),
         .q(entry_tid$15$q),
         .clock(entry_tid$15$clock)
     );
-    load_store_unit$entry_data$0 entry_data$0(
+    load_store_unit$dff32 entry_data$0(
         .d(entry_data$0$d),
         .q(entry_data$0$q),
         .clock(entry_data$0$clock)
     );
-    load_store_unit$entry_data$1 entry_data$1(
+    load_store_unit$dff32 entry_data$1(
         .d(entry_data$1$d),
         .q(entry_data$1$q),
         .clock(entry_data$1$clock)
     );
-    load_store_unit$entry_data$2 entry_data$2(
+    load_store_unit$dff32 entry_data$2(
         .d(entry_data$2$d),
         .q(entry_data$2$q),
         .clock(entry_data$2$clock)
     );
-    load_store_unit$entry_data$3 entry_data$3(
+    load_store_unit$dff32 entry_data$3(
         .d(entry_data$3$d),
         .q(entry_data$3$q),
         .clock(entry_data$3$clock)
     );
-    load_store_unit$entry_data$4 entry_data$4(
+    load_store_unit$dff32 entry_data$4(
         .d(entry_data$4$d),
         .q(entry_data$4$q),
         .clock(entry_data$4$clock)
     );
-    load_store_unit$entry_data$5 entry_data$5(
+    load_store_unit$dff32 entry_data$5(
         .d(entry_data$5$d),
         .q(entry_data$5$q),
         .clock(entry_data$5$clock)
     );
-    load_store_unit$entry_data$6 entry_data$6(
+    load_store_unit$dff32 entry_data$6(
         .d(entry_data$6$d),
         .q(entry_data$6$q),
         .clock(entry_data$6$clock)
     );
-    load_store_unit$entry_data$7 entry_data$7(
+    load_store_unit$dff32 entry_data$7(
         .d(entry_data$7$d),
         .q(entry_data$7$q),
         .clock(entry_data$7$clock)
     );
-    load_store_unit$entry_data$8 entry_data$8(
+    load_store_unit$dff32 entry_data$8(
         .d(entry_data$8$d),
         .q(entry_data$8$q),
         .clock(entry_data$8$clock)
     );
-    load_store_unit$entry_data$9 entry_data$9(
+    load_store_unit$dff32 entry_data$9(
         .d(entry_data$9$d),
         .q(entry_data$9$q),
         .clock(entry_data$9$clock)
     );
-    load_store_unit$entry_data$10 entry_data$10(
+    load_store_unit$dff32 entry_data$10(
         .d(entry_data$10$d),
         .q(entry_data$10$q),
         .clock(entry_data$10$clock)
     );
-    load_store_unit$entry_data$11 entry_data$11(
+    load_store_unit$dff32 entry_data$11(
         .d(entry_data$11$d),
         .q(entry_data$11$q),
         .clock(entry_data$11$clock)
     );
-    load_store_unit$entry_data$12 entry_data$12(
+    load_store_unit$dff32 entry_data$12(
         .d(entry_data$12$d),
         .q(entry_data$12$q),
         .clock(entry_data$12$clock)
     );
-    load_store_unit$entry_data$13 entry_data$13(
+    load_store_unit$dff32 entry_data$13(
         .d(entry_data$13$d),
         .q(entry_data$13$q),
         .clock(entry_data$13$clock)
     );
-    load_store_unit$entry_data$14 entry_data$14(
+    load_store_unit$dff32 entry_data$14(
         .d(entry_data$14$d),
         .q(entry_data$14$q),
         .clock(entry_data$14$clock)
     );
-    load_store_unit$entry_data$15 entry_data$15(
+    load_store_unit$dff32 entry_data$15(
         .d(entry_data$15$d),
         .q(entry_data$15$q),
         .clock(entry_data$15$clock)
     );
-    load_store_unit$last last(
+    load_store_unit$dff4 last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
     );
-    load_store_unit$free_pick free_pick(
+    load_store_unit$all free_pick(
         .mask(free_pick$mask),
         .index(free_pick$index),
         .valid(free_pick$valid)
@@ -1498,29 +1498,10 @@ module load_store_unit(clock,reset,is_store,in_valid,in_ready,in_vc,in_tid,in_a,
         end
     end
 
-endmodule // top
+endmodule // load_store_unit
 
 
-module load_store_unit$busy$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$0
-
-
-module load_store_unit$busy$1(d,q,clock);
+module load_store_unit$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1536,577 +1517,7 @@ module load_store_unit$busy$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$busy$1
-
-
-module load_store_unit$busy$10(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$10
-
-
-module load_store_unit$busy$11(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$11
-
-
-module load_store_unit$busy$12(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$12
-
-
-module load_store_unit$busy$13(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$13
-
-
-module load_store_unit$busy$14(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$14
-
-
-module load_store_unit$busy$15(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$15
-
-
-module load_store_unit$busy$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$2
-
-
-module load_store_unit$busy$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$3
-
-
-module load_store_unit$busy$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$4
-
-
-module load_store_unit$busy$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$5
-
-
-module load_store_unit$busy$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$6
-
-
-module load_store_unit$busy$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$7
-
-
-module load_store_unit$busy$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$8
-
-
-module load_store_unit$busy$9(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$busy$9
-
-
-module load_store_unit$done$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$0
-
-
-module load_store_unit$done$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$1
-
-
-module load_store_unit$done$10(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$10
-
-
-module load_store_unit$done$11(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$11
-
-
-module load_store_unit$done$12(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$12
-
-
-module load_store_unit$done$13(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$13
-
-
-module load_store_unit$done$14(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$14
-
-
-module load_store_unit$done$15(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$15
-
-
-module load_store_unit$done$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$2
-
-
-module load_store_unit$done$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$3
-
-
-module load_store_unit$done$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$4
-
-
-module load_store_unit$done$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$5
-
-
-module load_store_unit$done$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$6
-
-
-module load_store_unit$done$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$7
-
-
-module load_store_unit$done$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$8
-
-
-module load_store_unit$done$9(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$9
+endmodule // load_store_unit$dff1
 
 
 module load_store_unit$done_pick(request,last,grant_valid,grant);
@@ -2133,12 +1544,12 @@ module load_store_unit$done_pick(request,last,grant_valid,grant);
     reg  [15:0] above;
 
     // Sub module instances
-    load_store_unit$done_pick$upper upper(
+    load_store_unit$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    load_store_unit$done_pick$all all(
+    load_store_unit$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -2156,10 +1567,67 @@ module load_store_unit$done_pick(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$done_pick
+endmodule // load_store_unit$done_pick
 
 
-module load_store_unit$done_pick$all(mask,index,valid);
+module load_store_unit$dff32(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // load_store_unit$dff32
+
+
+module load_store_unit$dff16(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // load_store_unit$dff16
+
+
+module load_store_unit$dff5(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // load_store_unit$dff5
+
+
+module load_store_unit$all(mask,index,valid);
 
     // Module arguments
     input wire  [15:0] mask;
@@ -2275,1160 +1743,10 @@ module load_store_unit$done_pick$all(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$done_pick$all
+endmodule // load_store_unit$all
 
 
-module load_store_unit$done_pick$upper(mask,index,valid);
-
-    // Module arguments
-    input wire  [15:0] mask;
-    output reg  [3:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 4'h0;
-    localparam  ids$1 = 4'h1;
-    localparam  ids$2 = 4'h2;
-    localparam  ids$3 = 4'h3;
-    localparam  ids$4 = 4'h4;
-    localparam  ids$5 = 4'h5;
-    localparam  ids$6 = 4'h6;
-    localparam  ids$7 = 4'h7;
-    localparam  ids$8 = 4'h8;
-    localparam  ids$9 = 4'h9;
-    localparam  ids$10 = 4'ha;
-    localparam  ids$11 = 4'hb;
-    localparam  ids$12 = 4'hc;
-    localparam  ids$13 = 4'hd;
-    localparam  ids$14 = 4'he;
-    localparam  ids$15 = 4'hf;
-    localparam  onehot$0 = 16'h1;
-    localparam  onehot$1 = 16'h2;
-    localparam  onehot$2 = 16'h4;
-    localparam  onehot$3 = 16'h8;
-    localparam  onehot$4 = 16'h10;
-    localparam  onehot$5 = 16'h20;
-    localparam  onehot$6 = 16'h40;
-    localparam  onehot$7 = 16'h80;
-    localparam  onehot$8 = 16'h100;
-    localparam  onehot$9 = 16'h200;
-    localparam  onehot$10 = 16'h400;
-    localparam  onehot$11 = 16'h800;
-    localparam  onehot$12 = 16'h1000;
-    localparam  onehot$13 = 16'h2000;
-    localparam  onehot$14 = 16'h4000;
-    localparam  onehot$15 = 16'h8000;
-    localparam  zero = 4'h0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$done_pick$upper
-
-
-module load_store_unit$entry_data$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$0
-
-
-module load_store_unit$entry_data$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$1
-
-
-module load_store_unit$entry_data$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$10
-
-
-module load_store_unit$entry_data$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$11
-
-
-module load_store_unit$entry_data$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$12
-
-
-module load_store_unit$entry_data$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$13
-
-
-module load_store_unit$entry_data$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$14
-
-
-module load_store_unit$entry_data$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$15
-
-
-module load_store_unit$entry_data$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$2
-
-
-module load_store_unit$entry_data$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$3
-
-
-module load_store_unit$entry_data$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$4
-
-
-module load_store_unit$entry_data$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$5
-
-
-module load_store_unit$entry_data$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$6
-
-
-module load_store_unit$entry_data$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$7
-
-
-module load_store_unit$entry_data$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$8
-
-
-module load_store_unit$entry_data$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_data$9
-
-
-module load_store_unit$entry_tid$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$0
-
-
-module load_store_unit$entry_tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$1
-
-
-module load_store_unit$entry_tid$10(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$10
-
-
-module load_store_unit$entry_tid$11(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$11
-
-
-module load_store_unit$entry_tid$12(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$12
-
-
-module load_store_unit$entry_tid$13(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$13
-
-
-module load_store_unit$entry_tid$14(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$14
-
-
-module load_store_unit$entry_tid$15(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$15
-
-
-module load_store_unit$entry_tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$2
-
-
-module load_store_unit$entry_tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$3
-
-
-module load_store_unit$entry_tid$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$4
-
-
-module load_store_unit$entry_tid$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$5
-
-
-module load_store_unit$entry_tid$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$6
-
-
-module load_store_unit$entry_tid$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$7
-
-
-module load_store_unit$entry_tid$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$8
-
-
-module load_store_unit$entry_tid$9(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_tid$9
-
-
-module load_store_unit$entry_vc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$0
-
-
-module load_store_unit$entry_vc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$1
-
-
-module load_store_unit$entry_vc$10(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$10
-
-
-module load_store_unit$entry_vc$11(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$11
-
-
-module load_store_unit$entry_vc$12(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$12
-
-
-module load_store_unit$entry_vc$13(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$13
-
-
-module load_store_unit$entry_vc$14(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$14
-
-
-module load_store_unit$entry_vc$15(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$15
-
-
-module load_store_unit$entry_vc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$2
-
-
-module load_store_unit$entry_vc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$3
-
-
-module load_store_unit$entry_vc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$4
-
-
-module load_store_unit$entry_vc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$5
-
-
-module load_store_unit$entry_vc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$6
-
-
-module load_store_unit$entry_vc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$7
-
-
-module load_store_unit$entry_vc$8(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$8
-
-
-module load_store_unit$entry_vc$9(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_vc$9
-
-
-module load_store_unit$free_pick(mask,index,valid);
-
-    // Module arguments
-    input wire  [15:0] mask;
-    output reg  [3:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 4'h0;
-    localparam  ids$1 = 4'h1;
-    localparam  ids$2 = 4'h2;
-    localparam  ids$3 = 4'h3;
-    localparam  ids$4 = 4'h4;
-    localparam  ids$5 = 4'h5;
-    localparam  ids$6 = 4'h6;
-    localparam  ids$7 = 4'h7;
-    localparam  ids$8 = 4'h8;
-    localparam  ids$9 = 4'h9;
-    localparam  ids$10 = 4'ha;
-    localparam  ids$11 = 4'hb;
-    localparam  ids$12 = 4'hc;
-    localparam  ids$13 = 4'hd;
-    localparam  ids$14 = 4'he;
-    localparam  ids$15 = 4'hf;
-    localparam  onehot$0 = 16'h1;
-    localparam  onehot$1 = 16'h2;
-    localparam  onehot$2 = 16'h4;
-    localparam  onehot$3 = 16'h8;
-    localparam  onehot$4 = 16'h10;
-    localparam  onehot$5 = 16'h20;
-    localparam  onehot$6 = 16'h40;
-    localparam  onehot$7 = 16'h80;
-    localparam  onehot$8 = 16'h100;
-    localparam  onehot$9 = 16'h200;
-    localparam  onehot$10 = 16'h400;
-    localparam  onehot$11 = 16'h800;
-    localparam  onehot$12 = 16'h1000;
-    localparam  onehot$13 = 16'h2000;
-    localparam  onehot$14 = 16'h4000;
-    localparam  onehot$15 = 16'h8000;
-    localparam  zero = 4'h0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$free_pick
-
-
-module load_store_unit$last(d,q,clock);
+module load_store_unit$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -3444,4 +1762,4 @@ module load_store_unit$last(d,q,clock);
        q <= d;
     end
 
-endmodule // top$last
+endmodule // load_store_unit$dff4

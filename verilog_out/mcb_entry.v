@@ -89,22 +89,22 @@ module mcb_entry(clock,reset,capture,capture_mask,addr_in,fill,fill_addr,fill_da
     reg  [31:0] lane_addr;
 
     // Sub module instances
-    mcb_entry$waiting_q waiting_q(
+    mcb_entry$dff32 waiting_q(
         .d(waiting_q$d),
         .q(waiting_q$q),
         .clock(waiting_q$clock)
     );
-    mcb_entry$ready_q ready_q(
+    mcb_entry$dff32 ready_q(
         .d(ready_q$d),
         .q(ready_q$q),
         .clock(ready_q$clock)
     );
-    mcb_entry$addr_q addr_q(
+    mcb_entry$dff1024 addr_q(
         .d(addr_q$d),
         .q(addr_q$q),
         .clock(addr_q$clock)
     );
-    mcb_entry$data_q data_q(
+    mcb_entry$dff1024 data_q(
         .d(data_q$d),
         .q(data_q$q),
         .clock(data_q$clock)
@@ -726,29 +726,10 @@ module mcb_entry(clock,reset,capture,capture_mask,addr_in,fill,fill_addr,fill_da
         end
     end
 
-endmodule // top
+endmodule // mcb_entry
 
 
-module mcb_entry$addr_q(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$addr_q
-
-
-module mcb_entry$data_q(d,q,clock);
+module mcb_entry$dff1024(d,q,clock);
 
     // Module arguments
     input wire  [1023:0] d;
@@ -764,29 +745,10 @@ module mcb_entry$data_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$data_q
+endmodule // mcb_entry$dff1024
 
 
-module mcb_entry$ready_q(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$ready_q
-
-
-module mcb_entry$waiting_q(d,q,clock);
+module mcb_entry$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -802,4 +764,4 @@ module mcb_entry$waiting_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$waiting_q
+endmodule // mcb_entry$dff32

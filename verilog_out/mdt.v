@@ -48,22 +48,22 @@ module mdt(clock,reset,access,pc,miss_mask,forbid,release_mask,matched,match_ent
     reg  [1:0] target_now;
 
     // Sub module instances
-    mdt$entry_pc$0 entry_pc$0(
+    mdt$dff32 entry_pc$0(
         .d(entry_pc$0$d),
         .q(entry_pc$0$q),
         .clock(entry_pc$0$clock)
     );
-    mdt$entry_pc$1 entry_pc$1(
+    mdt$dff32 entry_pc$1(
         .d(entry_pc$1$d),
         .q(entry_pc$1$q),
         .clock(entry_pc$1$clock)
     );
-    mdt$entry_mask$0 entry_mask$0(
+    mdt$dff32 entry_mask$0(
         .d(entry_mask$0$d),
         .q(entry_mask$0$q),
         .clock(entry_mask$0$clock)
     );
-    mdt$entry_mask$1 entry_mask$1(
+    mdt$dff32 entry_mask$1(
         .d(entry_mask$1$d),
         .q(entry_mask$1$q),
         .clock(entry_mask$1$clock)
@@ -140,29 +140,10 @@ module mdt(clock,reset,access,pc,miss_mask,forbid,release_mask,matched,match_ent
         end
     end
 
-endmodule // top
+endmodule // mdt
 
 
-module mdt$entry_mask$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_mask$0
-
-
-module mdt$entry_mask$1(d,q,clock);
+module mdt$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -178,42 +159,4 @@ module mdt$entry_mask$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$entry_mask$1
-
-
-module mdt$entry_pc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$0
-
-
-module mdt$entry_pc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$entry_pc$1
+endmodule // mdt$dff32

@@ -182,12 +182,12 @@ module round_robin_scheduler(clock,reset,ready,accept,grant_valid,grant,group);
     reg  any_grant;
 
     // Sub module instances
-    round_robin_scheduler$cur cur(
+    round_robin_scheduler$dff1 cur(
         .d(cur$d),
         .q(cur$q),
         .clock(cur$clock)
     );
-    round_robin_scheduler$start$0 start$0(
+    round_robin_scheduler$dff5 start$0(
         .d(start$0$d),
         .q(start$0$q),
         .clock(start$0$clock)
@@ -480,10 +480,10 @@ module round_robin_scheduler(clock,reset,ready,accept,grant_valid,grant,group);
         end
     end
 
-endmodule // top
+endmodule // round_robin_scheduler
 
 
-module round_robin_scheduler$cur(d,q,clock);
+module round_robin_scheduler$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -499,7 +499,7 @@ module round_robin_scheduler$cur(d,q,clock);
        q <= d;
     end
 
-endmodule // top$cur
+endmodule // round_robin_scheduler$dff1
 
 
 module round_robin_scheduler$group_arb(request,last,grant_valid,grant);
@@ -526,12 +526,12 @@ module round_robin_scheduler$group_arb(request,last,grant_valid,grant);
     reg  above;
 
     // Sub module instances
-    round_robin_scheduler$group_arb$upper upper(
+    round_robin_scheduler$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    round_robin_scheduler$group_arb$all all(
+    round_robin_scheduler$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -549,39 +549,10 @@ module round_robin_scheduler$group_arb(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$group_arb
+endmodule // round_robin_scheduler$group_arb
 
 
-module round_robin_scheduler$group_arb$all(mask,index,valid);
-
-    // Module arguments
-    input wire  mask;
-    output reg  index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 1'b0;
-    localparam  onehot$0 = 1'b1;
-    localparam  zero = 1'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$group_arb$all
-
-
-module round_robin_scheduler$group_arb$upper(mask,index,valid);
+module round_robin_scheduler$all(mask,index,valid);
 
     // Module arguments
     input wire  mask;
@@ -607,10 +578,10 @@ module round_robin_scheduler$group_arb$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$group_arb$upper
+endmodule // round_robin_scheduler$all
 
 
-module round_robin_scheduler$start$0(d,q,clock);
+module round_robin_scheduler$dff5(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -626,7 +597,7 @@ module round_robin_scheduler$start$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$start$0
+endmodule // round_robin_scheduler$dff5
 
 
 module round_robin_scheduler$warp_arb(request,last,grant_valid,grant);
@@ -653,12 +624,12 @@ module round_robin_scheduler$warp_arb(request,last,grant_valid,grant);
     reg  [31:0] above;
 
     // Sub module instances
-    round_robin_scheduler$warp_arb$upper upper(
+    round_robin_scheduler$all_2 upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    round_robin_scheduler$warp_arb$all all(
+    round_robin_scheduler$all_2 all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -676,225 +647,10 @@ module round_robin_scheduler$warp_arb(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$warp_arb
+endmodule // round_robin_scheduler$warp_arb
 
 
-module round_robin_scheduler$warp_arb$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  [4:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 5'b0;
-    localparam  ids$1 = 5'b1;
-    localparam  ids$2 = 5'b10;
-    localparam  ids$3 = 5'b11;
-    localparam  ids$4 = 5'b100;
-    localparam  ids$5 = 5'b101;
-    localparam  ids$6 = 5'b110;
-    localparam  ids$7 = 5'b111;
-    localparam  ids$8 = 5'b1000;
-    localparam  ids$9 = 5'b1001;
-    localparam  ids$10 = 5'b1010;
-    localparam  ids$11 = 5'b1011;
-    localparam  ids$12 = 5'b1100;
-    localparam  ids$13 = 5'b1101;
-    localparam  ids$14 = 5'b1110;
-    localparam  ids$15 = 5'b1111;
-    localparam  ids$16 = 5'b10000;
-    localparam  ids$17 = 5'b10001;
-    localparam  ids$18 = 5'b10010;
-    localparam  ids$19 = 5'b10011;
-    localparam  ids$20 = 5'b10100;
-    localparam  ids$21 = 5'b10101;
-    localparam  ids$22 = 5'b10110;
-    localparam  ids$23 = 5'b10111;
-    localparam  ids$24 = 5'b11000;
-    localparam  ids$25 = 5'b11001;
-    localparam  ids$26 = 5'b11010;
-    localparam  ids$27 = 5'b11011;
-    localparam  ids$28 = 5'b11100;
-    localparam  ids$29 = 5'b11101;
-    localparam  ids$30 = 5'b11110;
-    localparam  ids$31 = 5'b11111;
-    localparam  onehot$0 = 32'h1;
-    localparam  onehot$1 = 32'h2;
-    localparam  onehot$2 = 32'h4;
-    localparam  onehot$3 = 32'h8;
-    localparam  onehot$4 = 32'h10;
-    localparam  onehot$5 = 32'h20;
-    localparam  onehot$6 = 32'h40;
-    localparam  onehot$7 = 32'h80;
-    localparam  onehot$8 = 32'h100;
-    localparam  onehot$9 = 32'h200;
-    localparam  onehot$10 = 32'h400;
-    localparam  onehot$11 = 32'h800;
-    localparam  onehot$12 = 32'h1000;
-    localparam  onehot$13 = 32'h2000;
-    localparam  onehot$14 = 32'h4000;
-    localparam  onehot$15 = 32'h8000;
-    localparam  onehot$16 = 32'h10000;
-    localparam  onehot$17 = 32'h20000;
-    localparam  onehot$18 = 32'h40000;
-    localparam  onehot$19 = 32'h80000;
-    localparam  onehot$20 = 32'h100000;
-    localparam  onehot$21 = 32'h200000;
-    localparam  onehot$22 = 32'h400000;
-    localparam  onehot$23 = 32'h800000;
-    localparam  onehot$24 = 32'h1000000;
-    localparam  onehot$25 = 32'h2000000;
-    localparam  onehot$26 = 32'h4000000;
-    localparam  onehot$27 = 32'h8000000;
-    localparam  onehot$28 = 32'h10000000;
-    localparam  onehot$29 = 32'h20000000;
-    localparam  onehot$30 = 32'h40000000;
-    localparam  onehot$31 = 32'h80000000;
-    localparam  zero = 5'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$16) & ~found) begin
-            index = ids$16;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$17) & ~found) begin
-            index = ids$17;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$18) & ~found) begin
-            index = ids$18;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$19) & ~found) begin
-            index = ids$19;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$20) & ~found) begin
-            index = ids$20;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$21) & ~found) begin
-            index = ids$21;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$22) & ~found) begin
-            index = ids$22;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$23) & ~found) begin
-            index = ids$23;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$24) & ~found) begin
-            index = ids$24;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$25) & ~found) begin
-            index = ids$25;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$26) & ~found) begin
-            index = ids$26;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$27) & ~found) begin
-            index = ids$27;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$28) & ~found) begin
-            index = ids$28;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$29) & ~found) begin
-            index = ids$29;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$30) & ~found) begin
-            index = ids$30;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$31) & ~found) begin
-            index = ids$31;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$warp_arb$all
-
-
-module round_robin_scheduler$warp_arb$upper(mask,index,valid);
+module round_robin_scheduler$all_2(mask,index,valid);
 
     // Module arguments
     input wire  [31:0] mask;
@@ -1106,4 +862,4 @@ module round_robin_scheduler$warp_arb$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$warp_arb$upper
+endmodule // round_robin_scheduler$all_2

@@ -524,727 +524,727 @@ module slip_controller_16w(clock,reset,warp,clear,mem_op,considered,exec_mask,hi
     reg  [7:0] max_next;
 
     // Sub module instances
-    slip_controller_16w$p0$0 p0$0(
+    slip_controller_16w$dff32 p0$0(
         .d(p0$0$d),
         .q(p0$0$q),
         .clock(p0$0$clock)
     );
-    slip_controller_16w$p0$1 p0$1(
+    slip_controller_16w$dff32 p0$1(
         .d(p0$1$d),
         .q(p0$1$q),
         .clock(p0$1$clock)
     );
-    slip_controller_16w$p0$2 p0$2(
+    slip_controller_16w$dff32 p0$2(
         .d(p0$2$d),
         .q(p0$2$q),
         .clock(p0$2$clock)
     );
-    slip_controller_16w$p0$3 p0$3(
+    slip_controller_16w$dff32 p0$3(
         .d(p0$3$d),
         .q(p0$3$q),
         .clock(p0$3$clock)
     );
-    slip_controller_16w$p0$4 p0$4(
+    slip_controller_16w$dff32 p0$4(
         .d(p0$4$d),
         .q(p0$4$q),
         .clock(p0$4$clock)
     );
-    slip_controller_16w$p0$5 p0$5(
+    slip_controller_16w$dff32 p0$5(
         .d(p0$5$d),
         .q(p0$5$q),
         .clock(p0$5$clock)
     );
-    slip_controller_16w$p0$6 p0$6(
+    slip_controller_16w$dff32 p0$6(
         .d(p0$6$d),
         .q(p0$6$q),
         .clock(p0$6$clock)
     );
-    slip_controller_16w$p0$7 p0$7(
+    slip_controller_16w$dff32 p0$7(
         .d(p0$7$d),
         .q(p0$7$q),
         .clock(p0$7$clock)
     );
-    slip_controller_16w$p0$8 p0$8(
+    slip_controller_16w$dff32 p0$8(
         .d(p0$8$d),
         .q(p0$8$q),
         .clock(p0$8$clock)
     );
-    slip_controller_16w$p0$9 p0$9(
+    slip_controller_16w$dff32 p0$9(
         .d(p0$9$d),
         .q(p0$9$q),
         .clock(p0$9$clock)
     );
-    slip_controller_16w$p0$10 p0$10(
+    slip_controller_16w$dff32 p0$10(
         .d(p0$10$d),
         .q(p0$10$q),
         .clock(p0$10$clock)
     );
-    slip_controller_16w$p0$11 p0$11(
+    slip_controller_16w$dff32 p0$11(
         .d(p0$11$d),
         .q(p0$11$q),
         .clock(p0$11$clock)
     );
-    slip_controller_16w$p0$12 p0$12(
+    slip_controller_16w$dff32 p0$12(
         .d(p0$12$d),
         .q(p0$12$q),
         .clock(p0$12$clock)
     );
-    slip_controller_16w$p0$13 p0$13(
+    slip_controller_16w$dff32 p0$13(
         .d(p0$13$d),
         .q(p0$13$q),
         .clock(p0$13$clock)
     );
-    slip_controller_16w$p0$14 p0$14(
+    slip_controller_16w$dff32 p0$14(
         .d(p0$14$d),
         .q(p0$14$q),
         .clock(p0$14$clock)
     );
-    slip_controller_16w$p0$15 p0$15(
+    slip_controller_16w$dff32 p0$15(
         .d(p0$15$d),
         .q(p0$15$q),
         .clock(p0$15$clock)
     );
-    slip_controller_16w$p1$0 p1$0(
+    slip_controller_16w$dff32 p1$0(
         .d(p1$0$d),
         .q(p1$0$q),
         .clock(p1$0$clock)
     );
-    slip_controller_16w$p1$1 p1$1(
+    slip_controller_16w$dff32 p1$1(
         .d(p1$1$d),
         .q(p1$1$q),
         .clock(p1$1$clock)
     );
-    slip_controller_16w$p1$2 p1$2(
+    slip_controller_16w$dff32 p1$2(
         .d(p1$2$d),
         .q(p1$2$q),
         .clock(p1$2$clock)
     );
-    slip_controller_16w$p1$3 p1$3(
+    slip_controller_16w$dff32 p1$3(
         .d(p1$3$d),
         .q(p1$3$q),
         .clock(p1$3$clock)
     );
-    slip_controller_16w$p1$4 p1$4(
+    slip_controller_16w$dff32 p1$4(
         .d(p1$4$d),
         .q(p1$4$q),
         .clock(p1$4$clock)
     );
-    slip_controller_16w$p1$5 p1$5(
+    slip_controller_16w$dff32 p1$5(
         .d(p1$5$d),
         .q(p1$5$q),
         .clock(p1$5$clock)
     );
-    slip_controller_16w$p1$6 p1$6(
+    slip_controller_16w$dff32 p1$6(
         .d(p1$6$d),
         .q(p1$6$q),
         .clock(p1$6$clock)
     );
-    slip_controller_16w$p1$7 p1$7(
+    slip_controller_16w$dff32 p1$7(
         .d(p1$7$d),
         .q(p1$7$q),
         .clock(p1$7$clock)
     );
-    slip_controller_16w$p1$8 p1$8(
+    slip_controller_16w$dff32 p1$8(
         .d(p1$8$d),
         .q(p1$8$q),
         .clock(p1$8$clock)
     );
-    slip_controller_16w$p1$9 p1$9(
+    slip_controller_16w$dff32 p1$9(
         .d(p1$9$d),
         .q(p1$9$q),
         .clock(p1$9$clock)
     );
-    slip_controller_16w$p1$10 p1$10(
+    slip_controller_16w$dff32 p1$10(
         .d(p1$10$d),
         .q(p1$10$q),
         .clock(p1$10$clock)
     );
-    slip_controller_16w$p1$11 p1$11(
+    slip_controller_16w$dff32 p1$11(
         .d(p1$11$d),
         .q(p1$11$q),
         .clock(p1$11$clock)
     );
-    slip_controller_16w$p1$12 p1$12(
+    slip_controller_16w$dff32 p1$12(
         .d(p1$12$d),
         .q(p1$12$q),
         .clock(p1$12$clock)
     );
-    slip_controller_16w$p1$13 p1$13(
+    slip_controller_16w$dff32 p1$13(
         .d(p1$13$d),
         .q(p1$13$q),
         .clock(p1$13$clock)
     );
-    slip_controller_16w$p1$14 p1$14(
+    slip_controller_16w$dff32 p1$14(
         .d(p1$14$d),
         .q(p1$14$q),
         .clock(p1$14$clock)
     );
-    slip_controller_16w$p1$15 p1$15(
+    slip_controller_16w$dff32 p1$15(
         .d(p1$15$d),
         .q(p1$15$q),
         .clock(p1$15$clock)
     );
-    slip_controller_16w$p2$0 p2$0(
+    slip_controller_16w$dff32 p2$0(
         .d(p2$0$d),
         .q(p2$0$q),
         .clock(p2$0$clock)
     );
-    slip_controller_16w$p2$1 p2$1(
+    slip_controller_16w$dff32 p2$1(
         .d(p2$1$d),
         .q(p2$1$q),
         .clock(p2$1$clock)
     );
-    slip_controller_16w$p2$2 p2$2(
+    slip_controller_16w$dff32 p2$2(
         .d(p2$2$d),
         .q(p2$2$q),
         .clock(p2$2$clock)
     );
-    slip_controller_16w$p2$3 p2$3(
+    slip_controller_16w$dff32 p2$3(
         .d(p2$3$d),
         .q(p2$3$q),
         .clock(p2$3$clock)
     );
-    slip_controller_16w$p2$4 p2$4(
+    slip_controller_16w$dff32 p2$4(
         .d(p2$4$d),
         .q(p2$4$q),
         .clock(p2$4$clock)
     );
-    slip_controller_16w$p2$5 p2$5(
+    slip_controller_16w$dff32 p2$5(
         .d(p2$5$d),
         .q(p2$5$q),
         .clock(p2$5$clock)
     );
-    slip_controller_16w$p2$6 p2$6(
+    slip_controller_16w$dff32 p2$6(
         .d(p2$6$d),
         .q(p2$6$q),
         .clock(p2$6$clock)
     );
-    slip_controller_16w$p2$7 p2$7(
+    slip_controller_16w$dff32 p2$7(
         .d(p2$7$d),
         .q(p2$7$q),
         .clock(p2$7$clock)
     );
-    slip_controller_16w$p2$8 p2$8(
+    slip_controller_16w$dff32 p2$8(
         .d(p2$8$d),
         .q(p2$8$q),
         .clock(p2$8$clock)
     );
-    slip_controller_16w$p2$9 p2$9(
+    slip_controller_16w$dff32 p2$9(
         .d(p2$9$d),
         .q(p2$9$q),
         .clock(p2$9$clock)
     );
-    slip_controller_16w$p2$10 p2$10(
+    slip_controller_16w$dff32 p2$10(
         .d(p2$10$d),
         .q(p2$10$q),
         .clock(p2$10$clock)
     );
-    slip_controller_16w$p2$11 p2$11(
+    slip_controller_16w$dff32 p2$11(
         .d(p2$11$d),
         .q(p2$11$q),
         .clock(p2$11$clock)
     );
-    slip_controller_16w$p2$12 p2$12(
+    slip_controller_16w$dff32 p2$12(
         .d(p2$12$d),
         .q(p2$12$q),
         .clock(p2$12$clock)
     );
-    slip_controller_16w$p2$13 p2$13(
+    slip_controller_16w$dff32 p2$13(
         .d(p2$13$d),
         .q(p2$13$q),
         .clock(p2$13$clock)
     );
-    slip_controller_16w$p2$14 p2$14(
+    slip_controller_16w$dff32 p2$14(
         .d(p2$14$d),
         .q(p2$14$q),
         .clock(p2$14$clock)
     );
-    slip_controller_16w$p2$15 p2$15(
+    slip_controller_16w$dff32 p2$15(
         .d(p2$15$d),
         .q(p2$15$q),
         .clock(p2$15$clock)
     );
-    slip_controller_16w$p3$0 p3$0(
+    slip_controller_16w$dff32 p3$0(
         .d(p3$0$d),
         .q(p3$0$q),
         .clock(p3$0$clock)
     );
-    slip_controller_16w$p3$1 p3$1(
+    slip_controller_16w$dff32 p3$1(
         .d(p3$1$d),
         .q(p3$1$q),
         .clock(p3$1$clock)
     );
-    slip_controller_16w$p3$2 p3$2(
+    slip_controller_16w$dff32 p3$2(
         .d(p3$2$d),
         .q(p3$2$q),
         .clock(p3$2$clock)
     );
-    slip_controller_16w$p3$3 p3$3(
+    slip_controller_16w$dff32 p3$3(
         .d(p3$3$d),
         .q(p3$3$q),
         .clock(p3$3$clock)
     );
-    slip_controller_16w$p3$4 p3$4(
+    slip_controller_16w$dff32 p3$4(
         .d(p3$4$d),
         .q(p3$4$q),
         .clock(p3$4$clock)
     );
-    slip_controller_16w$p3$5 p3$5(
+    slip_controller_16w$dff32 p3$5(
         .d(p3$5$d),
         .q(p3$5$q),
         .clock(p3$5$clock)
     );
-    slip_controller_16w$p3$6 p3$6(
+    slip_controller_16w$dff32 p3$6(
         .d(p3$6$d),
         .q(p3$6$q),
         .clock(p3$6$clock)
     );
-    slip_controller_16w$p3$7 p3$7(
+    slip_controller_16w$dff32 p3$7(
         .d(p3$7$d),
         .q(p3$7$q),
         .clock(p3$7$clock)
     );
-    slip_controller_16w$p3$8 p3$8(
+    slip_controller_16w$dff32 p3$8(
         .d(p3$8$d),
         .q(p3$8$q),
         .clock(p3$8$clock)
     );
-    slip_controller_16w$p3$9 p3$9(
+    slip_controller_16w$dff32 p3$9(
         .d(p3$9$d),
         .q(p3$9$q),
         .clock(p3$9$clock)
     );
-    slip_controller_16w$p3$10 p3$10(
+    slip_controller_16w$dff32 p3$10(
         .d(p3$10$d),
         .q(p3$10$q),
         .clock(p3$10$clock)
     );
-    slip_controller_16w$p3$11 p3$11(
+    slip_controller_16w$dff32 p3$11(
         .d(p3$11$d),
         .q(p3$11$q),
         .clock(p3$11$clock)
     );
-    slip_controller_16w$p3$12 p3$12(
+    slip_controller_16w$dff32 p3$12(
         .d(p3$12$d),
         .q(p3$12$q),
         .clock(p3$12$clock)
     );
-    slip_controller_16w$p3$13 p3$13(
+    slip_controller_16w$dff32 p3$13(
         .d(p3$13$d),
         .q(p3$13$q),
         .clock(p3$13$clock)
     );
-    slip_controller_16w$p3$14 p3$14(
+    slip_controller_16w$dff32 p3$14(
         .d(p3$14$d),
         .q(p3$14$q),
         .clock(p3$14$clock)
     );
-    slip_controller_16w$p3$15 p3$15(
+    slip_controller_16w$dff32 p3$15(
         .d(p3$15$d),
         .q(p3$15$q),
         .clock(p3$15$clock)
     );
-    slip_controller_16w$p4$0 p4$0(
+    slip_controller_16w$dff32 p4$0(
         .d(p4$0$d),
         .q(p4$0$q),
         .clock(p4$0$clock)
     );
-    slip_controller_16w$p4$1 p4$1(
+    slip_controller_16w$dff32 p4$1(
         .d(p4$1$d),
         .q(p4$1$q),
         .clock(p4$1$clock)
     );
-    slip_controller_16w$p4$2 p4$2(
+    slip_controller_16w$dff32 p4$2(
         .d(p4$2$d),
         .q(p4$2$q),
         .clock(p4$2$clock)
     );
-    slip_controller_16w$p4$3 p4$3(
+    slip_controller_16w$dff32 p4$3(
         .d(p4$3$d),
         .q(p4$3$q),
         .clock(p4$3$clock)
     );
-    slip_controller_16w$p4$4 p4$4(
+    slip_controller_16w$dff32 p4$4(
         .d(p4$4$d),
         .q(p4$4$q),
         .clock(p4$4$clock)
     );
-    slip_controller_16w$p4$5 p4$5(
+    slip_controller_16w$dff32 p4$5(
         .d(p4$5$d),
         .q(p4$5$q),
         .clock(p4$5$clock)
     );
-    slip_controller_16w$p4$6 p4$6(
+    slip_controller_16w$dff32 p4$6(
         .d(p4$6$d),
         .q(p4$6$q),
         .clock(p4$6$clock)
     );
-    slip_controller_16w$p4$7 p4$7(
+    slip_controller_16w$dff32 p4$7(
         .d(p4$7$d),
         .q(p4$7$q),
         .clock(p4$7$clock)
     );
-    slip_controller_16w$p4$8 p4$8(
+    slip_controller_16w$dff32 p4$8(
         .d(p4$8$d),
         .q(p4$8$q),
         .clock(p4$8$clock)
     );
-    slip_controller_16w$p4$9 p4$9(
+    slip_controller_16w$dff32 p4$9(
         .d(p4$9$d),
         .q(p4$9$q),
         .clock(p4$9$clock)
     );
-    slip_controller_16w$p4$10 p4$10(
+    slip_controller_16w$dff32 p4$10(
         .d(p4$10$d),
         .q(p4$10$q),
         .clock(p4$10$clock)
     );
-    slip_controller_16w$p4$11 p4$11(
+    slip_controller_16w$dff32 p4$11(
         .d(p4$11$d),
         .q(p4$11$q),
         .clock(p4$11$clock)
     );
-    slip_controller_16w$p4$12 p4$12(
+    slip_controller_16w$dff32 p4$12(
         .d(p4$12$d),
         .q(p4$12$q),
         .clock(p4$12$clock)
     );
-    slip_controller_16w$p4$13 p4$13(
+    slip_controller_16w$dff32 p4$13(
         .d(p4$13$d),
         .q(p4$13$q),
         .clock(p4$13$clock)
     );
-    slip_controller_16w$p4$14 p4$14(
+    slip_controller_16w$dff32 p4$14(
         .d(p4$14$d),
         .q(p4$14$q),
         .clock(p4$14$clock)
     );
-    slip_controller_16w$p4$15 p4$15(
+    slip_controller_16w$dff32 p4$15(
         .d(p4$15$d),
         .q(p4$15$q),
         .clock(p4$15$clock)
     );
-    slip_controller_16w$p5$0 p5$0(
+    slip_controller_16w$dff32 p5$0(
         .d(p5$0$d),
         .q(p5$0$q),
         .clock(p5$0$clock)
     );
-    slip_controller_16w$p5$1 p5$1(
+    slip_controller_16w$dff32 p5$1(
         .d(p5$1$d),
         .q(p5$1$q),
         .clock(p5$1$clock)
     );
-    slip_controller_16w$p5$2 p5$2(
+    slip_controller_16w$dff32 p5$2(
         .d(p5$2$d),
         .q(p5$2$q),
         .clock(p5$2$clock)
     );
-    slip_controller_16w$p5$3 p5$3(
+    slip_controller_16w$dff32 p5$3(
         .d(p5$3$d),
         .q(p5$3$q),
         .clock(p5$3$clock)
     );
-    slip_controller_16w$p5$4 p5$4(
+    slip_controller_16w$dff32 p5$4(
         .d(p5$4$d),
         .q(p5$4$q),
         .clock(p5$4$clock)
     );
-    slip_controller_16w$p5$5 p5$5(
+    slip_controller_16w$dff32 p5$5(
         .d(p5$5$d),
         .q(p5$5$q),
         .clock(p5$5$clock)
     );
-    slip_controller_16w$p5$6 p5$6(
+    slip_controller_16w$dff32 p5$6(
         .d(p5$6$d),
         .q(p5$6$q),
         .clock(p5$6$clock)
     );
-    slip_controller_16w$p5$7 p5$7(
+    slip_controller_16w$dff32 p5$7(
         .d(p5$7$d),
         .q(p5$7$q),
         .clock(p5$7$clock)
     );
-    slip_controller_16w$p5$8 p5$8(
+    slip_controller_16w$dff32 p5$8(
         .d(p5$8$d),
         .q(p5$8$q),
         .clock(p5$8$clock)
     );
-    slip_controller_16w$p5$9 p5$9(
+    slip_controller_16w$dff32 p5$9(
         .d(p5$9$d),
         .q(p5$9$q),
         .clock(p5$9$clock)
     );
-    slip_controller_16w$p5$10 p5$10(
+    slip_controller_16w$dff32 p5$10(
         .d(p5$10$d),
         .q(p5$10$q),
         .clock(p5$10$clock)
     );
-    slip_controller_16w$p5$11 p5$11(
+    slip_controller_16w$dff32 p5$11(
         .d(p5$11$d),
         .q(p5$11$q),
         .clock(p5$11$clock)
     );
-    slip_controller_16w$p5$12 p5$12(
+    slip_controller_16w$dff32 p5$12(
         .d(p5$12$d),
         .q(p5$12$q),
         .clock(p5$12$clock)
     );
-    slip_controller_16w$p5$13 p5$13(
+    slip_controller_16w$dff32 p5$13(
         .d(p5$13$d),
         .q(p5$13$q),
         .clock(p5$13$clock)
     );
-    slip_controller_16w$p5$14 p5$14(
+    slip_controller_16w$dff32 p5$14(
         .d(p5$14$d),
         .q(p5$14$q),
         .clock(p5$14$clock)
     );
-    slip_controller_16w$p5$15 p5$15(
+    slip_controller_16w$dff32 p5$15(
         .d(p5$15$d),
         .q(p5$15$q),
         .clock(p5$15$clock)
     );
-    slip_controller_16w$p6$0 p6$0(
+    slip_controller_16w$dff32 p6$0(
         .d(p6$0$d),
         .q(p6$0$q),
         .clock(p6$0$clock)
     );
-    slip_controller_16w$p6$1 p6$1(
+    slip_controller_16w$dff32 p6$1(
         .d(p6$1$d),
         .q(p6$1$q),
         .clock(p6$1$clock)
     );
-    slip_controller_16w$p6$2 p6$2(
+    slip_controller_16w$dff32 p6$2(
         .d(p6$2$d),
         .q(p6$2$q),
         .clock(p6$2$clock)
     );
-    slip_controller_16w$p6$3 p6$3(
+    slip_controller_16w$dff32 p6$3(
         .d(p6$3$d),
         .q(p6$3$q),
         .clock(p6$3$clock)
     );
-    slip_controller_16w$p6$4 p6$4(
+    slip_controller_16w$dff32 p6$4(
         .d(p6$4$d),
         .q(p6$4$q),
         .clock(p6$4$clock)
     );
-    slip_controller_16w$p6$5 p6$5(
+    slip_controller_16w$dff32 p6$5(
         .d(p6$5$d),
         .q(p6$5$q),
         .clock(p6$5$clock)
     );
-    slip_controller_16w$p6$6 p6$6(
+    slip_controller_16w$dff32 p6$6(
         .d(p6$6$d),
         .q(p6$6$q),
         .clock(p6$6$clock)
     );
-    slip_controller_16w$p6$7 p6$7(
+    slip_controller_16w$dff32 p6$7(
         .d(p6$7$d),
         .q(p6$7$q),
         .clock(p6$7$clock)
     );
-    slip_controller_16w$p6$8 p6$8(
+    slip_controller_16w$dff32 p6$8(
         .d(p6$8$d),
         .q(p6$8$q),
         .clock(p6$8$clock)
     );
-    slip_controller_16w$p6$9 p6$9(
+    slip_controller_16w$dff32 p6$9(
         .d(p6$9$d),
         .q(p6$9$q),
         .clock(p6$9$clock)
     );
-    slip_controller_16w$p6$10 p6$10(
+    slip_controller_16w$dff32 p6$10(
         .d(p6$10$d),
         .q(p6$10$q),
         .clock(p6$10$clock)
     );
-    slip_controller_16w$p6$11 p6$11(
+    slip_controller_16w$dff32 p6$11(
         .d(p6$11$d),
         .q(p6$11$q),
         .clock(p6$11$clock)
     );
-    slip_controller_16w$p6$12 p6$12(
+    slip_controller_16w$dff32 p6$12(
         .d(p6$12$d),
         .q(p6$12$q),
         .clock(p6$12$clock)
     );
-    slip_controller_16w$p6$13 p6$13(
+    slip_controller_16w$dff32 p6$13(
         .d(p6$13$d),
         .q(p6$13$q),
         .clock(p6$13$clock)
     );
-    slip_controller_16w$p6$14 p6$14(
+    slip_controller_16w$dff32 p6$14(
         .d(p6$14$d),
         .q(p6$14$q),
         .clock(p6$14$clock)
     );
-    slip_controller_16w$p6$15 p6$15(
+    slip_controller_16w$dff32 p6$15(
         .d(p6$15$d),
         .q(p6$15$q),
         .clock(p6$15$clock)
     );
-    slip_controller_16w$p7$0 p7$0(
+    slip_controller_16w$dff32 p7$0(
         .d(p7$0$d),
         .q(p7$0$q),
         .clock(p7$0$clock)
     );
-    slip_controller_16w$p7$1 p7$1(
+    slip_controller_16w$dff32 p7$1(
         .d(p7$1$d),
         .q(p7$1$q),
         .clock(p7$1$clock)
     );
-    slip_controller_16w$p7$2 p7$2(
+    slip_controller_16w$dff32 p7$2(
         .d(p7$2$d),
         .q(p7$2$q),
         .clock(p7$2$clock)
     );
-    slip_controller_16w$p7$3 p7$3(
+    slip_controller_16w$dff32 p7$3(
         .d(p7$3$d),
         .q(p7$3$q),
         .clock(p7$3$clock)
     );
-    slip_controller_16w$p7$4 p7$4(
+    slip_controller_16w$dff32 p7$4(
         .d(p7$4$d),
         .q(p7$4$q),
         .clock(p7$4$clock)
     );
-    slip_controller_16w$p7$5 p7$5(
+    slip_controller_16w$dff32 p7$5(
         .d(p7$5$d),
         .q(p7$5$q),
         .clock(p7$5$clock)
     );
-    slip_controller_16w$p7$6 p7$6(
+    slip_controller_16w$dff32 p7$6(
         .d(p7$6$d),
         .q(p7$6$q),
         .clock(p7$6$clock)
     );
-    slip_controller_16w$p7$7 p7$7(
+    slip_controller_16w$dff32 p7$7(
         .d(p7$7$d),
         .q(p7$7$q),
         .clock(p7$7$clock)
     );
-    slip_controller_16w$p7$8 p7$8(
+    slip_controller_16w$dff32 p7$8(
         .d(p7$8$d),
         .q(p7$8$q),
         .clock(p7$8$clock)
     );
-    slip_controller_16w$p7$9 p7$9(
+    slip_controller_16w$dff32 p7$9(
         .d(p7$9$d),
         .q(p7$9$q),
         .clock(p7$9$clock)
     );
-    slip_controller_16w$p7$10 p7$10(
+    slip_controller_16w$dff32 p7$10(
         .d(p7$10$d),
         .q(p7$10$q),
         .clock(p7$10$clock)
     );
-    slip_controller_16w$p7$11 p7$11(
+    slip_controller_16w$dff32 p7$11(
         .d(p7$11$d),
         .q(p7$11$q),
         .clock(p7$11$clock)
     );
-    slip_controller_16w$p7$12 p7$12(
+    slip_controller_16w$dff32 p7$12(
         .d(p7$12$d),
         .q(p7$12$q),
         .clock(p7$12$clock)
     );
-    slip_controller_16w$p7$13 p7$13(
+    slip_controller_16w$dff32 p7$13(
         .d(p7$13$d),
         .q(p7$13$q),
         .clock(p7$13$clock)
     );
-    slip_controller_16w$p7$14 p7$14(
+    slip_controller_16w$dff32 p7$14(
         .d(p7$14$d),
         .q(p7$14$q),
         .clock(p7$14$clock)
     );
-    slip_controller_16w$p7$15 p7$15(
+    slip_controller_16w$dff32 p7$15(
         .d(p7$15$d),
         .q(p7$15$q),
         .clock(p7$15$clock)
     );
-    slip_controller_16w$limit$0 limit$0(
+    slip_controller_16w$dff32 limit$0(
         .d(limit$0$d),
         .q(limit$0$q),
         .clock(limit$0$clock)
     );
-    slip_controller_16w$limit$1 limit$1(
+    slip_controller_16w$dff32 limit$1(
         .d(limit$1$d),
         .q(limit$1$q),
         .clock(limit$1$clock)
     );
-    slip_controller_16w$limit$2 limit$2(
+    slip_controller_16w$dff32 limit$2(
         .d(limit$2$d),
         .q(limit$2$q),
         .clock(limit$2$clock)
     );
-    slip_controller_16w$limit$3 limit$3(
+    slip_controller_16w$dff32 limit$3(
         .d(limit$3$d),
         .q(limit$3$q),
         .clock(limit$3$clock)
     );
-    slip_controller_16w$limit$4 limit$4(
+    slip_controller_16w$dff32 limit$4(
         .d(limit$4$d),
         .q(limit$4$q),
         .clock(limit$4$clock)
     );
-    slip_controller_16w$limit$5 limit$5(
+    slip_controller_16w$dff32 limit$5(
         .d(limit$5$d),
         .q(limit$5$q),
         .clock(limit$5$clock)
     );
-    slip_controller_16w$limit$6 limit$6(
+    slip_controller_16w$dff32 limit$6(
         .d(limit$6$d),
         .q(limit$6$q),
         .clock(limit$6$clock)
     );
-    slip_controller_16w$limit$7 limit$7(
+    slip_controller_16w$dff32 limit$7(
         .d(limit$7$d),
         .q(limit$7$q),
         .clock(limit$7$clock)
     );
-    slip_controller_16w$limit$8 limit$8(
+    slip_controller_16w$dff32 limit$8(
         .d(limit$8$d),
         .q(limit$8$q),
         .clock(limit$8$clock)
     );
-    slip_controller_16w$limit$9 limit$9(
+    slip_controller_16w$dff32 limit$9(
         .d(limit$9$d),
         .q(limit$9$q),
         .clock(limit$9$clock)
     );
-    slip_controller_16w$limit$10 limit$10(
+    slip_controller_16w$dff32 limit$10(
         .d(limit$10$d),
         .q(limit$10$q),
         .clock(limit$10$clock)
     );
-    slip_controller_16w$limit$11 limit$11(
+    slip_controller_16w$dff32 limit$11(
         .d(limit$11$d),
         .q(limit$11$q),
         .clock(limit$11$clock)
     );
-    slip_controller_16w$limit$12 limit$12(
+    slip_controller_16w$dff32 limit$12(
         .d(limit$12$d),
         .q(limit$12$q),
         .clock(limit$12$clock)
     );
-    slip_controller_16w$limit$13 limit$13(
+    slip_controller_16w$dff32 limit$13(
         .d(limit$13$d),
         .q(limit$13$q),
         .clock(limit$13$clock)
     );
-    slip_controller_16w$limit$14 limit$14(
+    slip_controller_16w$dff32 limit$14(
         .d(limit$14$d),
         .q(limit$14$q),
         .clock(limit$14$clock)
     );
-    slip_controller_16w$limit$15 limit$15(
+    slip_controller_16w$dff32 limit$15(
         .d(limit$15$d),
         .q(limit$15$q),
         .clock(limit$15$clock)
     );
-    slip_controller_16w$max_q max_q(
+    slip_controller_16w$dff8 max_q(
         .d(max_q$d),
         .q(max_q$q),
         .clock(max_q$clock)
@@ -3315,314 +3315,10 @@ module slip_controller_16w(clock,reset,warp,clear,mem_op,considered,exec_mask,hi
         limit$15$d = ge;
     end
 
-endmodule // top
+endmodule // slip_controller_16w
 
 
-module slip_controller_16w$limit$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$0
-
-
-module slip_controller_16w$limit$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$1
-
-
-module slip_controller_16w$limit$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$10
-
-
-module slip_controller_16w$limit$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$11
-
-
-module slip_controller_16w$limit$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$12
-
-
-module slip_controller_16w$limit$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$13
-
-
-module slip_controller_16w$limit$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$14
-
-
-module slip_controller_16w$limit$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$15
-
-
-module slip_controller_16w$limit$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$2
-
-
-module slip_controller_16w$limit$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$3
-
-
-module slip_controller_16w$limit$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$4
-
-
-module slip_controller_16w$limit$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$5
-
-
-module slip_controller_16w$limit$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$6
-
-
-module slip_controller_16w$limit$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$7
-
-
-module slip_controller_16w$limit$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$8
-
-
-module slip_controller_16w$limit$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$9
-
-
-module slip_controller_16w$max_q(d,q,clock);
+module slip_controller_16w$dff8(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3638,10 +3334,10 @@ module slip_controller_16w$max_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$max_q
+endmodule // slip_controller_16w$dff8
 
 
-module slip_controller_16w$p0$0(d,q,clock);
+module slip_controller_16w$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3657,2417 +3353,4 @@ module slip_controller_16w$p0$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$p0$0
-
-
-module slip_controller_16w$p0$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$1
-
-
-module slip_controller_16w$p0$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$10
-
-
-module slip_controller_16w$p0$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$11
-
-
-module slip_controller_16w$p0$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$12
-
-
-module slip_controller_16w$p0$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$13
-
-
-module slip_controller_16w$p0$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$14
-
-
-module slip_controller_16w$p0$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$15
-
-
-module slip_controller_16w$p0$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$2
-
-
-module slip_controller_16w$p0$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$3
-
-
-module slip_controller_16w$p0$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$4
-
-
-module slip_controller_16w$p0$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$5
-
-
-module slip_controller_16w$p0$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$6
-
-
-module slip_controller_16w$p0$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$7
-
-
-module slip_controller_16w$p0$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$8
-
-
-module slip_controller_16w$p0$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$9
-
-
-module slip_controller_16w$p1$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$0
-
-
-module slip_controller_16w$p1$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$1
-
-
-module slip_controller_16w$p1$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$10
-
-
-module slip_controller_16w$p1$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$11
-
-
-module slip_controller_16w$p1$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$12
-
-
-module slip_controller_16w$p1$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$13
-
-
-module slip_controller_16w$p1$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$14
-
-
-module slip_controller_16w$p1$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$15
-
-
-module slip_controller_16w$p1$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$2
-
-
-module slip_controller_16w$p1$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$3
-
-
-module slip_controller_16w$p1$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$4
-
-
-module slip_controller_16w$p1$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$5
-
-
-module slip_controller_16w$p1$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$6
-
-
-module slip_controller_16w$p1$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$7
-
-
-module slip_controller_16w$p1$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$8
-
-
-module slip_controller_16w$p1$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$9
-
-
-module slip_controller_16w$p2$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$0
-
-
-module slip_controller_16w$p2$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$1
-
-
-module slip_controller_16w$p2$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$10
-
-
-module slip_controller_16w$p2$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$11
-
-
-module slip_controller_16w$p2$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$12
-
-
-module slip_controller_16w$p2$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$13
-
-
-module slip_controller_16w$p2$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$14
-
-
-module slip_controller_16w$p2$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$15
-
-
-module slip_controller_16w$p2$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$2
-
-
-module slip_controller_16w$p2$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$3
-
-
-module slip_controller_16w$p2$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$4
-
-
-module slip_controller_16w$p2$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$5
-
-
-module slip_controller_16w$p2$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$6
-
-
-module slip_controller_16w$p2$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$7
-
-
-module slip_controller_16w$p2$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$8
-
-
-module slip_controller_16w$p2$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$9
-
-
-module slip_controller_16w$p3$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$0
-
-
-module slip_controller_16w$p3$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$1
-
-
-module slip_controller_16w$p3$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$10
-
-
-module slip_controller_16w$p3$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$11
-
-
-module slip_controller_16w$p3$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$12
-
-
-module slip_controller_16w$p3$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$13
-
-
-module slip_controller_16w$p3$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$14
-
-
-module slip_controller_16w$p3$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$15
-
-
-module slip_controller_16w$p3$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$2
-
-
-module slip_controller_16w$p3$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$3
-
-
-module slip_controller_16w$p3$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$4
-
-
-module slip_controller_16w$p3$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$5
-
-
-module slip_controller_16w$p3$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$6
-
-
-module slip_controller_16w$p3$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$7
-
-
-module slip_controller_16w$p3$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$8
-
-
-module slip_controller_16w$p3$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$9
-
-
-module slip_controller_16w$p4$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$0
-
-
-module slip_controller_16w$p4$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$1
-
-
-module slip_controller_16w$p4$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$10
-
-
-module slip_controller_16w$p4$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$11
-
-
-module slip_controller_16w$p4$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$12
-
-
-module slip_controller_16w$p4$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$13
-
-
-module slip_controller_16w$p4$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$14
-
-
-module slip_controller_16w$p4$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$15
-
-
-module slip_controller_16w$p4$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$2
-
-
-module slip_controller_16w$p4$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$3
-
-
-module slip_controller_16w$p4$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$4
-
-
-module slip_controller_16w$p4$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$5
-
-
-module slip_controller_16w$p4$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$6
-
-
-module slip_controller_16w$p4$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$7
-
-
-module slip_controller_16w$p4$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$8
-
-
-module slip_controller_16w$p4$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$9
-
-
-module slip_controller_16w$p5$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$0
-
-
-module slip_controller_16w$p5$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$1
-
-
-module slip_controller_16w$p5$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$10
-
-
-module slip_controller_16w$p5$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$11
-
-
-module slip_controller_16w$p5$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$12
-
-
-module slip_controller_16w$p5$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$13
-
-
-module slip_controller_16w$p5$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$14
-
-
-module slip_controller_16w$p5$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$15
-
-
-module slip_controller_16w$p5$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$2
-
-
-module slip_controller_16w$p5$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$3
-
-
-module slip_controller_16w$p5$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$4
-
-
-module slip_controller_16w$p5$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$5
-
-
-module slip_controller_16w$p5$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$6
-
-
-module slip_controller_16w$p5$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$7
-
-
-module slip_controller_16w$p5$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$8
-
-
-module slip_controller_16w$p5$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$9
-
-
-module slip_controller_16w$p6$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$0
-
-
-module slip_controller_16w$p6$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$1
-
-
-module slip_controller_16w$p6$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$10
-
-
-module slip_controller_16w$p6$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$11
-
-
-module slip_controller_16w$p6$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$12
-
-
-module slip_controller_16w$p6$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$13
-
-
-module slip_controller_16w$p6$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$14
-
-
-module slip_controller_16w$p6$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$15
-
-
-module slip_controller_16w$p6$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$2
-
-
-module slip_controller_16w$p6$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$3
-
-
-module slip_controller_16w$p6$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$4
-
-
-module slip_controller_16w$p6$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$5
-
-
-module slip_controller_16w$p6$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$6
-
-
-module slip_controller_16w$p6$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$7
-
-
-module slip_controller_16w$p6$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$8
-
-
-module slip_controller_16w$p6$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$9
-
-
-module slip_controller_16w$p7$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$0
-
-
-module slip_controller_16w$p7$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$1
-
-
-module slip_controller_16w$p7$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$10
-
-
-module slip_controller_16w$p7$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$11
-
-
-module slip_controller_16w$p7$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$12
-
-
-module slip_controller_16w$p7$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$13
-
-
-module slip_controller_16w$p7$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$14
-
-
-module slip_controller_16w$p7$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$15
-
-
-module slip_controller_16w$p7$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$2
-
-
-module slip_controller_16w$p7$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$3
-
-
-module slip_controller_16w$p7$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$4
-
-
-module slip_controller_16w$p7$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$5
-
-
-module slip_controller_16w$p7$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$6
-
-
-module slip_controller_16w$p7$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$7
-
-
-module slip_controller_16w$p7$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$8
-
-
-module slip_controller_16w$p7$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$9
+endmodule // slip_controller_16w$dff32

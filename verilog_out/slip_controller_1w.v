@@ -104,52 +104,52 @@ module slip_controller_1w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
     reg  [7:0] max_next;
 
     // Sub module instances
-    slip_controller_1w$p0$0 p0$0(
+    slip_controller_1w$dff32 p0$0(
         .d(p0$0$d),
         .q(p0$0$q),
         .clock(p0$0$clock)
     );
-    slip_controller_1w$p1$0 p1$0(
+    slip_controller_1w$dff32 p1$0(
         .d(p1$0$d),
         .q(p1$0$q),
         .clock(p1$0$clock)
     );
-    slip_controller_1w$p2$0 p2$0(
+    slip_controller_1w$dff32 p2$0(
         .d(p2$0$d),
         .q(p2$0$q),
         .clock(p2$0$clock)
     );
-    slip_controller_1w$p3$0 p3$0(
+    slip_controller_1w$dff32 p3$0(
         .d(p3$0$d),
         .q(p3$0$q),
         .clock(p3$0$clock)
     );
-    slip_controller_1w$p4$0 p4$0(
+    slip_controller_1w$dff32 p4$0(
         .d(p4$0$d),
         .q(p4$0$q),
         .clock(p4$0$clock)
     );
-    slip_controller_1w$p5$0 p5$0(
+    slip_controller_1w$dff32 p5$0(
         .d(p5$0$d),
         .q(p5$0$q),
         .clock(p5$0$clock)
     );
-    slip_controller_1w$p6$0 p6$0(
+    slip_controller_1w$dff32 p6$0(
         .d(p6$0$d),
         .q(p6$0$q),
         .clock(p6$0$clock)
     );
-    slip_controller_1w$p7$0 p7$0(
+    slip_controller_1w$dff32 p7$0(
         .d(p7$0$d),
         .q(p7$0$q),
         .clock(p7$0$clock)
     );
-    slip_controller_1w$limit$0 limit$0(
+    slip_controller_1w$dff32 limit$0(
         .d(limit$0$d),
         .q(limit$0$q),
         .clock(limit$0$clock)
     );
-    slip_controller_1w$max_q max_q(
+    slip_controller_1w$dff8 max_q(
         .d(max_q$d),
         .q(max_q$q),
         .clock(max_q$clock)
@@ -390,29 +390,10 @@ module slip_controller_1w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
         limit$0$d = ge;
     end
 
-endmodule // top
+endmodule // slip_controller_1w
 
 
-module slip_controller_1w$limit$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$0
-
-
-module slip_controller_1w$max_q(d,q,clock);
+module slip_controller_1w$dff8(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -428,29 +409,10 @@ module slip_controller_1w$max_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$max_q
+endmodule // slip_controller_1w$dff8
 
 
-module slip_controller_1w$p0$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$0
-
-
-module slip_controller_1w$p1$0(d,q,clock);
+module slip_controller_1w$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -466,118 +428,4 @@ module slip_controller_1w$p1$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$p1$0
-
-
-module slip_controller_1w$p2$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$0
-
-
-module slip_controller_1w$p3$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$0
-
-
-module slip_controller_1w$p4$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$0
-
-
-module slip_controller_1w$p5$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$0
-
-
-module slip_controller_1w$p6$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$0
-
-
-module slip_controller_1w$p7$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$0
+endmodule // slip_controller_1w$dff32

@@ -132,97 +132,97 @@ module slip_controller_2w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
     reg  [7:0] max_next;
 
     // Sub module instances
-    slip_controller_2w$p0$0 p0$0(
+    slip_controller_2w$dff32 p0$0(
         .d(p0$0$d),
         .q(p0$0$q),
         .clock(p0$0$clock)
     );
-    slip_controller_2w$p0$1 p0$1(
+    slip_controller_2w$dff32 p0$1(
         .d(p0$1$d),
         .q(p0$1$q),
         .clock(p0$1$clock)
     );
-    slip_controller_2w$p1$0 p1$0(
+    slip_controller_2w$dff32 p1$0(
         .d(p1$0$d),
         .q(p1$0$q),
         .clock(p1$0$clock)
     );
-    slip_controller_2w$p1$1 p1$1(
+    slip_controller_2w$dff32 p1$1(
         .d(p1$1$d),
         .q(p1$1$q),
         .clock(p1$1$clock)
     );
-    slip_controller_2w$p2$0 p2$0(
+    slip_controller_2w$dff32 p2$0(
         .d(p2$0$d),
         .q(p2$0$q),
         .clock(p2$0$clock)
     );
-    slip_controller_2w$p2$1 p2$1(
+    slip_controller_2w$dff32 p2$1(
         .d(p2$1$d),
         .q(p2$1$q),
         .clock(p2$1$clock)
     );
-    slip_controller_2w$p3$0 p3$0(
+    slip_controller_2w$dff32 p3$0(
         .d(p3$0$d),
         .q(p3$0$q),
         .clock(p3$0$clock)
     );
-    slip_controller_2w$p3$1 p3$1(
+    slip_controller_2w$dff32 p3$1(
         .d(p3$1$d),
         .q(p3$1$q),
         .clock(p3$1$clock)
     );
-    slip_controller_2w$p4$0 p4$0(
+    slip_controller_2w$dff32 p4$0(
         .d(p4$0$d),
         .q(p4$0$q),
         .clock(p4$0$clock)
     );
-    slip_controller_2w$p4$1 p4$1(
+    slip_controller_2w$dff32 p4$1(
         .d(p4$1$d),
         .q(p4$1$q),
         .clock(p4$1$clock)
     );
-    slip_controller_2w$p5$0 p5$0(
+    slip_controller_2w$dff32 p5$0(
         .d(p5$0$d),
         .q(p5$0$q),
         .clock(p5$0$clock)
     );
-    slip_controller_2w$p5$1 p5$1(
+    slip_controller_2w$dff32 p5$1(
         .d(p5$1$d),
         .q(p5$1$q),
         .clock(p5$1$clock)
     );
-    slip_controller_2w$p6$0 p6$0(
+    slip_controller_2w$dff32 p6$0(
         .d(p6$0$d),
         .q(p6$0$q),
         .clock(p6$0$clock)
     );
-    slip_controller_2w$p6$1 p6$1(
+    slip_controller_2w$dff32 p6$1(
         .d(p6$1$d),
         .q(p6$1$q),
         .clock(p6$1$clock)
     );
-    slip_controller_2w$p7$0 p7$0(
+    slip_controller_2w$dff32 p7$0(
         .d(p7$0$d),
         .q(p7$0$q),
         .clock(p7$0$clock)
     );
-    slip_controller_2w$p7$1 p7$1(
+    slip_controller_2w$dff32 p7$1(
         .d(p7$1$d),
         .q(p7$1$q),
         .clock(p7$1$clock)
     );
-    slip_controller_2w$limit$0 limit$0(
+    slip_controller_2w$dff32 limit$0(
         .d(limit$0$d),
         .q(limit$0$q),
         .clock(limit$0$clock)
     );
-    slip_controller_2w$limit$1 limit$1(
+    slip_controller_2w$dff32 limit$1(
         .d(limit$1$d),
         .q(limit$1$q),
         .clock(limit$1$clock)
     );
-    slip_controller_2w$max_q max_q(
+    slip_controller_2w$dff8 max_q(
         .d(max_q$d),
         .q(max_q$q),
         .clock(max_q$clock)
@@ -585,48 +585,10 @@ module slip_controller_2w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
         limit$1$d = ge;
     end
 
-endmodule // top
+endmodule // slip_controller_2w
 
 
-module slip_controller_2w$limit$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$0
-
-
-module slip_controller_2w$limit$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$1
-
-
-module slip_controller_2w$max_q(d,q,clock);
+module slip_controller_2w$dff8(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -642,29 +604,10 @@ module slip_controller_2w$max_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$max_q
+endmodule // slip_controller_2w$dff8
 
 
-module slip_controller_2w$p0$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$0
-
-
-module slip_controller_2w$p0$1(d,q,clock);
+module slip_controller_2w$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -680,270 +623,4 @@ module slip_controller_2w$p0$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$p0$1
-
-
-module slip_controller_2w$p1$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$0
-
-
-module slip_controller_2w$p1$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$1
-
-
-module slip_controller_2w$p2$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$0
-
-
-module slip_controller_2w$p2$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$1
-
-
-module slip_controller_2w$p3$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$0
-
-
-module slip_controller_2w$p3$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$1
-
-
-module slip_controller_2w$p4$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$0
-
-
-module slip_controller_2w$p4$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$1
-
-
-module slip_controller_2w$p5$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$0
-
-
-module slip_controller_2w$p5$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$1
-
-
-module slip_controller_2w$p6$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$0
-
-
-module slip_controller_2w$p6$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$1
-
-
-module slip_controller_2w$p7$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$0
-
-
-module slip_controller_2w$p7$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$1
+endmodule // slip_controller_2w$dff32

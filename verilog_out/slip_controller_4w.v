@@ -188,187 +188,187 @@ module slip_controller_4w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
     reg  [7:0] max_next;
 
     // Sub module instances
-    slip_controller_4w$p0$0 p0$0(
+    slip_controller_4w$dff32 p0$0(
         .d(p0$0$d),
         .q(p0$0$q),
         .clock(p0$0$clock)
     );
-    slip_controller_4w$p0$1 p0$1(
+    slip_controller_4w$dff32 p0$1(
         .d(p0$1$d),
         .q(p0$1$q),
         .clock(p0$1$clock)
     );
-    slip_controller_4w$p0$2 p0$2(
+    slip_controller_4w$dff32 p0$2(
         .d(p0$2$d),
         .q(p0$2$q),
         .clock(p0$2$clock)
     );
-    slip_controller_4w$p0$3 p0$3(
+    slip_controller_4w$dff32 p0$3(
         .d(p0$3$d),
         .q(p0$3$q),
         .clock(p0$3$clock)
     );
-    slip_controller_4w$p1$0 p1$0(
+    slip_controller_4w$dff32 p1$0(
         .d(p1$0$d),
         .q(p1$0$q),
         .clock(p1$0$clock)
     );
-    slip_controller_4w$p1$1 p1$1(
+    slip_controller_4w$dff32 p1$1(
         .d(p1$1$d),
         .q(p1$1$q),
         .clock(p1$1$clock)
     );
-    slip_controller_4w$p1$2 p1$2(
+    slip_controller_4w$dff32 p1$2(
         .d(p1$2$d),
         .q(p1$2$q),
         .clock(p1$2$clock)
     );
-    slip_controller_4w$p1$3 p1$3(
+    slip_controller_4w$dff32 p1$3(
         .d(p1$3$d),
         .q(p1$3$q),
         .clock(p1$3$clock)
     );
-    slip_controller_4w$p2$0 p2$0(
+    slip_controller_4w$dff32 p2$0(
         .d(p2$0$d),
         .q(p2$0$q),
         .clock(p2$0$clock)
     );
-    slip_controller_4w$p2$1 p2$1(
+    slip_controller_4w$dff32 p2$1(
         .d(p2$1$d),
         .q(p2$1$q),
         .clock(p2$1$clock)
     );
-    slip_controller_4w$p2$2 p2$2(
+    slip_controller_4w$dff32 p2$2(
         .d(p2$2$d),
         .q(p2$2$q),
         .clock(p2$2$clock)
     );
-    slip_controller_4w$p2$3 p2$3(
+    slip_controller_4w$dff32 p2$3(
         .d(p2$3$d),
         .q(p2$3$q),
         .clock(p2$3$clock)
     );
-    slip_controller_4w$p3$0 p3$0(
+    slip_controller_4w$dff32 p3$0(
         .d(p3$0$d),
         .q(p3$0$q),
         .clock(p3$0$clock)
     );
-    slip_controller_4w$p3$1 p3$1(
+    slip_controller_4w$dff32 p3$1(
         .d(p3$1$d),
         .q(p3$1$q),
         .clock(p3$1$clock)
     );
-    slip_controller_4w$p3$2 p3$2(
+    slip_controller_4w$dff32 p3$2(
         .d(p3$2$d),
         .q(p3$2$q),
         .clock(p3$2$clock)
     );
-    slip_controller_4w$p3$3 p3$3(
+    slip_controller_4w$dff32 p3$3(
         .d(p3$3$d),
         .q(p3$3$q),
         .clock(p3$3$clock)
     );
-    slip_controller_4w$p4$0 p4$0(
+    slip_controller_4w$dff32 p4$0(
         .d(p4$0$d),
         .q(p4$0$q),
         .clock(p4$0$clock)
     );
-    slip_controller_4w$p4$1 p4$1(
+    slip_controller_4w$dff32 p4$1(
         .d(p4$1$d),
         .q(p4$1$q),
         .clock(p4$1$clock)
     );
-    slip_controller_4w$p4$2 p4$2(
+    slip_controller_4w$dff32 p4$2(
         .d(p4$2$d),
         .q(p4$2$q),
         .clock(p4$2$clock)
     );
-    slip_controller_4w$p4$3 p4$3(
+    slip_controller_4w$dff32 p4$3(
         .d(p4$3$d),
         .q(p4$3$q),
         .clock(p4$3$clock)
     );
-    slip_controller_4w$p5$0 p5$0(
+    slip_controller_4w$dff32 p5$0(
         .d(p5$0$d),
         .q(p5$0$q),
         .clock(p5$0$clock)
     );
-    slip_controller_4w$p5$1 p5$1(
+    slip_controller_4w$dff32 p5$1(
         .d(p5$1$d),
         .q(p5$1$q),
         .clock(p5$1$clock)
     );
-    slip_controller_4w$p5$2 p5$2(
+    slip_controller_4w$dff32 p5$2(
         .d(p5$2$d),
         .q(p5$2$q),
         .clock(p5$2$clock)
     );
-    slip_controller_4w$p5$3 p5$3(
+    slip_controller_4w$dff32 p5$3(
         .d(p5$3$d),
         .q(p5$3$q),
         .clock(p5$3$clock)
     );
-    slip_controller_4w$p6$0 p6$0(
+    slip_controller_4w$dff32 p6$0(
         .d(p6$0$d),
         .q(p6$0$q),
         .clock(p6$0$clock)
     );
-    slip_controller_4w$p6$1 p6$1(
+    slip_controller_4w$dff32 p6$1(
         .d(p6$1$d),
         .q(p6$1$q),
         .clock(p6$1$clock)
     );
-    slip_controller_4w$p6$2 p6$2(
+    slip_controller_4w$dff32 p6$2(
         .d(p6$2$d),
         .q(p6$2$q),
         .clock(p6$2$clock)
     );
-    slip_controller_4w$p6$3 p6$3(
+    slip_controller_4w$dff32 p6$3(
         .d(p6$3$d),
         .q(p6$3$q),
         .clock(p6$3$clock)
     );
-    slip_controller_4w$p7$0 p7$0(
+    slip_controller_4w$dff32 p7$0(
         .d(p7$0$d),
         .q(p7$0$q),
         .clock(p7$0$clock)
     );
-    slip_controller_4w$p7$1 p7$1(
+    slip_controller_4w$dff32 p7$1(
         .d(p7$1$d),
         .q(p7$1$q),
         .clock(p7$1$clock)
     );
-    slip_controller_4w$p7$2 p7$2(
+    slip_controller_4w$dff32 p7$2(
         .d(p7$2$d),
         .q(p7$2$q),
         .clock(p7$2$clock)
     );
-    slip_controller_4w$p7$3 p7$3(
+    slip_controller_4w$dff32 p7$3(
         .d(p7$3$d),
         .q(p7$3$q),
         .clock(p7$3$clock)
     );
-    slip_controller_4w$limit$0 limit$0(
+    slip_controller_4w$dff32 limit$0(
         .d(limit$0$d),
         .q(limit$0$q),
         .clock(limit$0$clock)
     );
-    slip_controller_4w$limit$1 limit$1(
+    slip_controller_4w$dff32 limit$1(
         .d(limit$1$d),
         .q(limit$1$q),
         .clock(limit$1$clock)
     );
-    slip_controller_4w$limit$2 limit$2(
+    slip_controller_4w$dff32 limit$2(
         .d(limit$2$d),
         .q(limit$2$q),
         .clock(limit$2$clock)
     );
-    slip_controller_4w$limit$3 limit$3(
+    slip_controller_4w$dff32 limit$3(
         .d(limit$3$d),
         .q(limit$3$q),
         .clock(limit$3$clock)
     );
-    slip_controller_4w$max_q max_q(
+    slip_controller_4w$dff8 max_q(
         .d(max_q$d),
         .q(max_q$q),
         .clock(max_q$clock)
@@ -975,86 +975,10 @@ module slip_controller_4w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
         limit$3$d = ge;
     end
 
-endmodule // top
+endmodule // slip_controller_4w
 
 
-module slip_controller_4w$limit$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$0
-
-
-module slip_controller_4w$limit$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$1
-
-
-module slip_controller_4w$limit$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$2
-
-
-module slip_controller_4w$limit$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$limit$3
-
-
-module slip_controller_4w$max_q(d,q,clock);
+module slip_controller_4w$dff8(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -1070,29 +994,10 @@ module slip_controller_4w$max_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$max_q
+endmodule // slip_controller_4w$dff8
 
 
-module slip_controller_4w$p0$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$0
-
-
-module slip_controller_4w$p0$1(d,q,clock);
+module slip_controller_4w$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1108,574 +1013,4 @@ module slip_controller_4w$p0$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$p0$1
-
-
-module slip_controller_4w$p0$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$2
-
-
-module slip_controller_4w$p0$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p0$3
-
-
-module slip_controller_4w$p1$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$0
-
-
-module slip_controller_4w$p1$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$1
-
-
-module slip_controller_4w$p1$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$2
-
-
-module slip_controller_4w$p1$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p1$3
-
-
-module slip_controller_4w$p2$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$0
-
-
-module slip_controller_4w$p2$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$1
-
-
-module slip_controller_4w$p2$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$2
-
-
-module slip_controller_4w$p2$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p2$3
-
-
-module slip_controller_4w$p3$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$0
-
-
-module slip_controller_4w$p3$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$1
-
-
-module slip_controller_4w$p3$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$2
-
-
-module slip_controller_4w$p3$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p3$3
-
-
-module slip_controller_4w$p4$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$0
-
-
-module slip_controller_4w$p4$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$1
-
-
-module slip_controller_4w$p4$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$2
-
-
-module slip_controller_4w$p4$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p4$3
-
-
-module slip_controller_4w$p5$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$0
-
-
-module slip_controller_4w$p5$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$1
-
-
-module slip_controller_4w$p5$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$2
-
-
-module slip_controller_4w$p5$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p5$3
-
-
-module slip_controller_4w$p6$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$0
-
-
-module slip_controller_4w$p6$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$1
-
-
-module slip_controller_4w$p6$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$2
-
-
-module slip_controller_4w$p6$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p6$3
-
-
-module slip_controller_4w$p7$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$0
-
-
-module slip_controller_4w$p7$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$1
-
-
-module slip_controller_4w$p7$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$2
-
-
-module slip_controller_4w$p7$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$p7$3
+endmodule // slip_controller_4w$dff32

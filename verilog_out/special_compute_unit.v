@@ -226,7 +226,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
     reg  pop;
 
     // Sub module instances
-    special_compute_unit$copies$0 copies$0(
+    special_compute_unit$copies copies$0(
         .clock(copies$0$clock),
         .reset(copies$0$reset),
         .start(copies$0$start),
@@ -236,7 +236,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$0$quotient),
         .remainder(copies$0$remainder)
     );
-    special_compute_unit$copies$1 copies$1(
+    special_compute_unit$copies copies$1(
         .clock(copies$1$clock),
         .reset(copies$1$reset),
         .start(copies$1$start),
@@ -246,7 +246,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$1$quotient),
         .remainder(copies$1$remainder)
     );
-    special_compute_unit$copies$2 copies$2(
+    special_compute_unit$copies copies$2(
         .clock(copies$2$clock),
         .reset(copies$2$reset),
         .start(copies$2$start),
@@ -256,7 +256,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$2$quotient),
         .remainder(copies$2$remainder)
     );
-    special_compute_unit$copies$3 copies$3(
+    special_compute_unit$copies copies$3(
         .clock(copies$3$clock),
         .reset(copies$3$reset),
         .start(copies$3$start),
@@ -266,7 +266,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$3$quotient),
         .remainder(copies$3$remainder)
     );
-    special_compute_unit$copies$4 copies$4(
+    special_compute_unit$copies copies$4(
         .clock(copies$4$clock),
         .reset(copies$4$reset),
         .start(copies$4$start),
@@ -276,7 +276,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$4$quotient),
         .remainder(copies$4$remainder)
     );
-    special_compute_unit$copies$5 copies$5(
+    special_compute_unit$copies copies$5(
         .clock(copies$5$clock),
         .reset(copies$5$reset),
         .start(copies$5$start),
@@ -286,7 +286,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$5$quotient),
         .remainder(copies$5$remainder)
     );
-    special_compute_unit$copies$6 copies$6(
+    special_compute_unit$copies copies$6(
         .clock(copies$6$clock),
         .reset(copies$6$reset),
         .start(copies$6$start),
@@ -296,7 +296,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$6$quotient),
         .remainder(copies$6$remainder)
     );
-    special_compute_unit$copies$7 copies$7(
+    special_compute_unit$copies copies$7(
         .clock(copies$7$clock),
         .reset(copies$7$reset),
         .start(copies$7$start),
@@ -306,7 +306,7 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$7$quotient),
         .remainder(copies$7$remainder)
     );
-    special_compute_unit$copies$8 copies$8(
+    special_compute_unit$copies copies$8(
         .clock(copies$8$clock),
         .reset(copies$8$reset),
         .start(copies$8$start),
@@ -316,152 +316,152 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         .quotient(copies$8$quotient),
         .remainder(copies$8$remainder)
     );
-    special_compute_unit$copy_vc$0 copy_vc$0(
+    special_compute_unit$dff5 copy_vc$0(
         .d(copy_vc$0$d),
         .q(copy_vc$0$q),
         .clock(copy_vc$0$clock)
     );
-    special_compute_unit$copy_vc$1 copy_vc$1(
+    special_compute_unit$dff5 copy_vc$1(
         .d(copy_vc$1$d),
         .q(copy_vc$1$q),
         .clock(copy_vc$1$clock)
     );
-    special_compute_unit$copy_vc$2 copy_vc$2(
+    special_compute_unit$dff5 copy_vc$2(
         .d(copy_vc$2$d),
         .q(copy_vc$2$q),
         .clock(copy_vc$2$clock)
     );
-    special_compute_unit$copy_vc$3 copy_vc$3(
+    special_compute_unit$dff5 copy_vc$3(
         .d(copy_vc$3$d),
         .q(copy_vc$3$q),
         .clock(copy_vc$3$clock)
     );
-    special_compute_unit$copy_vc$4 copy_vc$4(
+    special_compute_unit$dff5 copy_vc$4(
         .d(copy_vc$4$d),
         .q(copy_vc$4$q),
         .clock(copy_vc$4$clock)
     );
-    special_compute_unit$copy_vc$5 copy_vc$5(
+    special_compute_unit$dff5 copy_vc$5(
         .d(copy_vc$5$d),
         .q(copy_vc$5$q),
         .clock(copy_vc$5$clock)
     );
-    special_compute_unit$copy_vc$6 copy_vc$6(
+    special_compute_unit$dff5 copy_vc$6(
         .d(copy_vc$6$d),
         .q(copy_vc$6$q),
         .clock(copy_vc$6$clock)
     );
-    special_compute_unit$copy_vc$7 copy_vc$7(
+    special_compute_unit$dff5 copy_vc$7(
         .d(copy_vc$7$d),
         .q(copy_vc$7$q),
         .clock(copy_vc$7$clock)
     );
-    special_compute_unit$copy_vc$8 copy_vc$8(
+    special_compute_unit$dff5 copy_vc$8(
         .d(copy_vc$8$d),
         .q(copy_vc$8$q),
         .clock(copy_vc$8$clock)
     );
-    special_compute_unit$copy_tid$0 copy_tid$0(
+    special_compute_unit$dff16 copy_tid$0(
         .d(copy_tid$0$d),
         .q(copy_tid$0$q),
         .clock(copy_tid$0$clock)
     );
-    special_compute_unit$copy_tid$1 copy_tid$1(
+    special_compute_unit$dff16 copy_tid$1(
         .d(copy_tid$1$d),
         .q(copy_tid$1$q),
         .clock(copy_tid$1$clock)
     );
-    special_compute_unit$copy_tid$2 copy_tid$2(
+    special_compute_unit$dff16 copy_tid$2(
         .d(copy_tid$2$d),
         .q(copy_tid$2$q),
         .clock(copy_tid$2$clock)
     );
-    special_compute_unit$copy_tid$3 copy_tid$3(
+    special_compute_unit$dff16 copy_tid$3(
         .d(copy_tid$3$d),
         .q(copy_tid$3$q),
         .clock(copy_tid$3$clock)
     );
-    special_compute_unit$copy_tid$4 copy_tid$4(
+    special_compute_unit$dff16 copy_tid$4(
         .d(copy_tid$4$d),
         .q(copy_tid$4$q),
         .clock(copy_tid$4$clock)
     );
-    special_compute_unit$copy_tid$5 copy_tid$5(
+    special_compute_unit$dff16 copy_tid$5(
         .d(copy_tid$5$d),
         .q(copy_tid$5$q),
         .clock(copy_tid$5$clock)
     );
-    special_compute_unit$copy_tid$6 copy_tid$6(
+    special_compute_unit$dff16 copy_tid$6(
         .d(copy_tid$6$d),
         .q(copy_tid$6$q),
         .clock(copy_tid$6$clock)
     );
-    special_compute_unit$copy_tid$7 copy_tid$7(
+    special_compute_unit$dff16 copy_tid$7(
         .d(copy_tid$7$d),
         .q(copy_tid$7$q),
         .clock(copy_tid$7$clock)
     );
-    special_compute_unit$copy_tid$8 copy_tid$8(
+    special_compute_unit$dff16 copy_tid$8(
         .d(copy_tid$8$d),
         .q(copy_tid$8$q),
         .clock(copy_tid$8$clock)
     );
-    special_compute_unit$copy_negate$0 copy_negate$0(
+    special_compute_unit$dff1 copy_negate$0(
         .d(copy_negate$0$d),
         .q(copy_negate$0$q),
         .clock(copy_negate$0$clock)
     );
-    special_compute_unit$copy_negate$1 copy_negate$1(
+    special_compute_unit$dff1 copy_negate$1(
         .d(copy_negate$1$d),
         .q(copy_negate$1$q),
         .clock(copy_negate$1$clock)
     );
-    special_compute_unit$copy_negate$2 copy_negate$2(
+    special_compute_unit$dff1 copy_negate$2(
         .d(copy_negate$2$d),
         .q(copy_negate$2$q),
         .clock(copy_negate$2$clock)
     );
-    special_compute_unit$copy_negate$3 copy_negate$3(
+    special_compute_unit$dff1 copy_negate$3(
         .d(copy_negate$3$d),
         .q(copy_negate$3$q),
         .clock(copy_negate$3$clock)
     );
-    special_compute_unit$copy_negate$4 copy_negate$4(
+    special_compute_unit$dff1 copy_negate$4(
         .d(copy_negate$4$d),
         .q(copy_negate$4$q),
         .clock(copy_negate$4$clock)
     );
-    special_compute_unit$copy_negate$5 copy_negate$5(
+    special_compute_unit$dff1 copy_negate$5(
         .d(copy_negate$5$d),
         .q(copy_negate$5$q),
         .clock(copy_negate$5$clock)
     );
-    special_compute_unit$copy_negate$6 copy_negate$6(
+    special_compute_unit$dff1 copy_negate$6(
         .d(copy_negate$6$d),
         .q(copy_negate$6$q),
         .clock(copy_negate$6$clock)
     );
-    special_compute_unit$copy_negate$7 copy_negate$7(
+    special_compute_unit$dff1 copy_negate$7(
         .d(copy_negate$7$d),
         .q(copy_negate$7$q),
         .clock(copy_negate$7$clock)
     );
-    special_compute_unit$copy_negate$8 copy_negate$8(
+    special_compute_unit$dff1 copy_negate$8(
         .d(copy_negate$8$d),
         .q(copy_negate$8$q),
         .clock(copy_negate$8$clock)
     );
-    special_compute_unit$head head(
+    special_compute_unit$dff4 head(
         .d(head$d),
         .q(head$q),
         .clock(head$clock)
     );
-    special_compute_unit$tail tail(
+    special_compute_unit$dff4 tail(
         .d(tail$d),
         .q(tail$q),
         .clock(tail$clock)
     );
-    special_compute_unit$count count(
+    special_compute_unit$dff4 count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
@@ -760,10 +760,10 @@ module special_compute_unit(clock,reset,opcode,in_valid,in_ready,in_vc,in_tid,in
         end
     end
 
-endmodule // top
+endmodule // special_compute_unit
 
 
-module special_compute_unit$copies$0(clock,reset,start,dividend,divisor,done,quotient,remainder);
+module special_compute_unit$copies(clock,reset,start,dividend,divisor,done,quotient,remainder);
 
     // Module arguments
     input wire  clock;
@@ -804,22 +804,22 @@ module special_compute_unit$copies$0(clock,reset,start,dividend,divisor,done,quo
     reg  carry;
 
     // Sub module instances
-    special_compute_unit$copies$0$rem rem(
+    special_compute_unit$dff32 rem(
         .d(rem$d),
         .q(rem$q),
         .clock(rem$clock)
     );
-    special_compute_unit$copies$0$quo quo(
+    special_compute_unit$dff32 quo(
         .d(quo$d),
         .q(quo$q),
         .clock(quo$clock)
     );
-    special_compute_unit$copies$0$div div(
+    special_compute_unit$dff32 div(
         .d(div$d),
         .q(div$q),
         .clock(div$clock)
     );
-    special_compute_unit$copies$0$steps steps(
+    special_compute_unit$dff4 steps(
         .d(steps$d),
         .q(steps$q),
         .clock(steps$clock)
@@ -910,29 +910,10 @@ module special_compute_unit$copies$0(clock,reset,start,dividend,divisor,done,quo
         end
     end
 
-endmodule // top$copies$0
+endmodule // special_compute_unit$copies
 
 
-module special_compute_unit$copies$0$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$0$div
-
-
-module special_compute_unit$copies$0$quo(d,q,clock);
+module special_compute_unit$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -948,29 +929,10 @@ module special_compute_unit$copies$0$quo(d,q,clock);
        q <= d;
     end
 
-endmodule // top$copies$0$quo
+endmodule // special_compute_unit$dff32
 
 
-module special_compute_unit$copies$0$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$0$rem
-
-
-module special_compute_unit$copies$0$steps(d,q,clock);
+module special_compute_unit$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -986,1818 +948,10 @@ module special_compute_unit$copies$0$steps(d,q,clock);
        q <= d;
     end
 
-endmodule // top$copies$0$steps
+endmodule // special_compute_unit$dff4
 
 
-module special_compute_unit$copies$1(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$1$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$1$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$1$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$1$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$1
-
-
-module special_compute_unit$copies$1$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$1$div
-
-
-module special_compute_unit$copies$1$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$1$quo
-
-
-module special_compute_unit$copies$1$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$1$rem
-
-
-module special_compute_unit$copies$1$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$1$steps
-
-
-module special_compute_unit$copies$2(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$2$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$2$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$2$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$2$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$2
-
-
-module special_compute_unit$copies$2$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$2$div
-
-
-module special_compute_unit$copies$2$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$2$quo
-
-
-module special_compute_unit$copies$2$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$2$rem
-
-
-module special_compute_unit$copies$2$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$2$steps
-
-
-module special_compute_unit$copies$3(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$3$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$3$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$3$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$3$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$3
-
-
-module special_compute_unit$copies$3$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$3$div
-
-
-module special_compute_unit$copies$3$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$3$quo
-
-
-module special_compute_unit$copies$3$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$3$rem
-
-
-module special_compute_unit$copies$3$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$3$steps
-
-
-module special_compute_unit$copies$4(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$4$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$4$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$4$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$4$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$4
-
-
-module special_compute_unit$copies$4$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$4$div
-
-
-module special_compute_unit$copies$4$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$4$quo
-
-
-module special_compute_unit$copies$4$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$4$rem
-
-
-module special_compute_unit$copies$4$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$4$steps
-
-
-module special_compute_unit$copies$5(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$5$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$5$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$5$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$5$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$5
-
-
-module special_compute_unit$copies$5$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$5$div
-
-
-module special_compute_unit$copies$5$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$5$quo
-
-
-module special_compute_unit$copies$5$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$5$rem
-
-
-module special_compute_unit$copies$5$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$5$steps
-
-
-module special_compute_unit$copies$6(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$6$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$6$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$6$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$6$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$6
-
-
-module special_compute_unit$copies$6$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$6$div
-
-
-module special_compute_unit$copies$6$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$6$quo
-
-
-module special_compute_unit$copies$6$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$6$rem
-
-
-module special_compute_unit$copies$6$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$6$steps
-
-
-module special_compute_unit$copies$7(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$7$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$7$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$7$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$7$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$7
-
-
-module special_compute_unit$copies$7$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$7$div
-
-
-module special_compute_unit$copies$7$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$7$quo
-
-
-module special_compute_unit$copies$7$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$7$rem
-
-
-module special_compute_unit$copies$7$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$7$steps
-
-
-module special_compute_unit$copies$8(clock,reset,start,dividend,divisor,done,quotient,remainder);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  start;
-    input wire  [31:0] dividend;
-    input wire  [31:0] divisor;
-    output reg  done;
-    output reg  [31:0] quotient;
-    output reg  [31:0] remainder;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  msb = 32'h80000000;
-    localparam  zero = 32'h0;
-    localparam  total_steps = 4'h8;
-    localparam  step_one = 4'h1;
-    localparam  step_zero = 4'h0;
-
-    // Stub signals
-    reg  [31:0] rem$d;
-    wire  [31:0] rem$q;
-    reg  rem$clock;
-    reg  [31:0] quo$d;
-    wire  [31:0] quo$q;
-    reg  quo$clock;
-    reg  [31:0] div$d;
-    wire  [31:0] div$q;
-    reg  div$clock;
-    reg  [3:0] steps$d;
-    wire  [3:0] steps$q;
-    reg  steps$clock;
-
-    // Local signals
-    reg  [31:0] r;
-    reg  [31:0] q;
-    reg  [31:0] shifted;
-    reg  carry;
-
-    // Sub module instances
-    special_compute_unit$copies$8$rem rem(
-        .d(rem$d),
-        .q(rem$q),
-        .clock(rem$clock)
-    );
-    special_compute_unit$copies$8$quo quo(
-        .d(quo$d),
-        .q(quo$q),
-        .clock(quo$clock)
-    );
-    special_compute_unit$copies$8$div div(
-        .d(div$d),
-        .q(div$q),
-        .clock(div$clock)
-    );
-    special_compute_unit$copies$8$steps steps(
-        .d(steps$d),
-        .q(steps$q),
-        .clock(steps$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        rem$clock = clock;
-        quo$clock = clock;
-        div$clock = clock;
-        steps$clock = clock;
-        rem$d = rem$q;
-        quo$d = quo$q;
-        div$d = div$q;
-        steps$d = steps$q;
-        done = steps$q == step_zero;
-        quotient = quo$q;
-        remainder = rem$q;
-        r = rem$q;
-        q = quo$q;
-        shifted = zero;
-        carry = 1'b0;
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        carry = |(r & msb);
-        shifted = r << one;
-        if (|(q & msb)) begin
-            shifted = shifted | one;
-        end
-        q = q << one;
-        if (carry | (shifted >= div$q)) begin
-            r = shifted - div$q;
-            q = q | one;
-        end
-        else begin
-            r = shifted;
-        end
-        if (~done) begin
-            rem$d = r;
-            quo$d = q;
-            steps$d = steps$q - step_one;
-        end
-        if (start) begin
-            rem$d = zero;
-            quo$d = dividend;
-            div$d = divisor;
-            steps$d = total_steps;
-        end
-        if (reset) begin
-            steps$d = step_zero;
-        end
-    end
-
-endmodule // top$copies$8
-
-
-module special_compute_unit$copies$8$div(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$8$div
-
-
-module special_compute_unit$copies$8$quo(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$8$quo
-
-
-module special_compute_unit$copies$8$rem(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$8$rem
-
-
-module special_compute_unit$copies$8$steps(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copies$8$steps
-
-
-module special_compute_unit$copy_negate$0(d,q,clock);
+module special_compute_unit$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2813,162 +967,10 @@ module special_compute_unit$copy_negate$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$copy_negate$0
+endmodule // special_compute_unit$dff1
 
 
-module special_compute_unit$copy_negate$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$1
-
-
-module special_compute_unit$copy_negate$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$2
-
-
-module special_compute_unit$copy_negate$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$3
-
-
-module special_compute_unit$copy_negate$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$4
-
-
-module special_compute_unit$copy_negate$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$5
-
-
-module special_compute_unit$copy_negate$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$6
-
-
-module special_compute_unit$copy_negate$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$7
-
-
-module special_compute_unit$copy_negate$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_negate$8
-
-
-module special_compute_unit$copy_tid$0(d,q,clock);
+module special_compute_unit$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2984,162 +986,10 @@ module special_compute_unit$copy_tid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$copy_tid$0
+endmodule // special_compute_unit$dff16
 
 
-module special_compute_unit$copy_tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$1
-
-
-module special_compute_unit$copy_tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$2
-
-
-module special_compute_unit$copy_tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$3
-
-
-module special_compute_unit$copy_tid$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$4
-
-
-module special_compute_unit$copy_tid$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$5
-
-
-module special_compute_unit$copy_tid$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$6
-
-
-module special_compute_unit$copy_tid$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$7
-
-
-module special_compute_unit$copy_tid$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_tid$8
-
-
-module special_compute_unit$copy_vc$0(d,q,clock);
+module special_compute_unit$dff5(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -3155,213 +1005,4 @@ module special_compute_unit$copy_vc$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$copy_vc$0
-
-
-module special_compute_unit$copy_vc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$1
-
-
-module special_compute_unit$copy_vc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$2
-
-
-module special_compute_unit$copy_vc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$3
-
-
-module special_compute_unit$copy_vc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$4
-
-
-module special_compute_unit$copy_vc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$5
-
-
-module special_compute_unit$copy_vc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$6
-
-
-module special_compute_unit$copy_vc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$7
-
-
-module special_compute_unit$copy_vc$8(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$copy_vc$8
-
-
-module special_compute_unit$count(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count
-
-
-module special_compute_unit$head(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head
-
-
-module special_compute_unit$tail(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail
+endmodule // special_compute_unit$dff5

@@ -461,522 +461,522 @@ module split_join(clock,reset,join_mode,in_mask,out_mask,join_count,in_valid$0,i
     reg  source_found;
 
     // Sub module instances
-    split_join$pending$0 pending$0(
+    split_join$dff1 pending$0(
         .d(pending$0$d),
         .q(pending$0$q),
         .clock(pending$0$clock)
     );
-    split_join$pending$1 pending$1(
+    split_join$dff1 pending$1(
         .d(pending$1$d),
         .q(pending$1$q),
         .clock(pending$1$clock)
     );
-    split_join$pending$2 pending$2(
+    split_join$dff1 pending$2(
         .d(pending$2$d),
         .q(pending$2$q),
         .clock(pending$2$clock)
     );
-    split_join$pending$3 pending$3(
+    split_join$dff1 pending$3(
         .d(pending$3$d),
         .q(pending$3$q),
         .clock(pending$3$clock)
     );
-    split_join$held_vc held_vc(
+    split_join$dff5 held_vc(
         .d(held_vc$d),
         .q(held_vc$q),
         .clock(held_vc$clock)
     );
-    split_join$held_tid held_tid(
+    split_join$dff16 held_tid(
         .d(held_tid$d),
         .q(held_tid$q),
         .clock(held_tid$clock)
     );
-    split_join$held_data held_data(
+    split_join$dff32 held_data(
         .d(held_data$d),
         .q(held_data$q),
         .clock(held_data$clock)
     );
-    split_join$count$0 count$0(
+    split_join$dff3 count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    split_join$count$1 count$1(
+    split_join$dff3 count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    split_join$count$2 count$2(
+    split_join$dff3 count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    split_join$count$3 count$3(
+    split_join$dff3 count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    split_join$count$4 count$4(
+    split_join$dff3 count$4(
         .d(count$4$d),
         .q(count$4$q),
         .clock(count$4$clock)
     );
-    split_join$count$5 count$5(
+    split_join$dff3 count$5(
         .d(count$5$d),
         .q(count$5$q),
         .clock(count$5$clock)
     );
-    split_join$count$6 count$6(
+    split_join$dff3 count$6(
         .d(count$6$d),
         .q(count$6$q),
         .clock(count$6$clock)
     );
-    split_join$count$7 count$7(
+    split_join$dff3 count$7(
         .d(count$7$d),
         .q(count$7$q),
         .clock(count$7$clock)
     );
-    split_join$count$8 count$8(
+    split_join$dff3 count$8(
         .d(count$8$d),
         .q(count$8$q),
         .clock(count$8$clock)
     );
-    split_join$count$9 count$9(
+    split_join$dff3 count$9(
         .d(count$9$d),
         .q(count$9$q),
         .clock(count$9$clock)
     );
-    split_join$count$10 count$10(
+    split_join$dff3 count$10(
         .d(count$10$d),
         .q(count$10$q),
         .clock(count$10$clock)
     );
-    split_join$count$11 count$11(
+    split_join$dff3 count$11(
         .d(count$11$d),
         .q(count$11$q),
         .clock(count$11$clock)
     );
-    split_join$count$12 count$12(
+    split_join$dff3 count$12(
         .d(count$12$d),
         .q(count$12$q),
         .clock(count$12$clock)
     );
-    split_join$count$13 count$13(
+    split_join$dff3 count$13(
         .d(count$13$d),
         .q(count$13$q),
         .clock(count$13$clock)
     );
-    split_join$count$14 count$14(
+    split_join$dff3 count$14(
         .d(count$14$d),
         .q(count$14$q),
         .clock(count$14$clock)
     );
-    split_join$count$15 count$15(
+    split_join$dff3 count$15(
         .d(count$15$d),
         .q(count$15$q),
         .clock(count$15$clock)
     );
-    split_join$count$16 count$16(
+    split_join$dff3 count$16(
         .d(count$16$d),
         .q(count$16$q),
         .clock(count$16$clock)
     );
-    split_join$count$17 count$17(
+    split_join$dff3 count$17(
         .d(count$17$d),
         .q(count$17$q),
         .clock(count$17$clock)
     );
-    split_join$count$18 count$18(
+    split_join$dff3 count$18(
         .d(count$18$d),
         .q(count$18$q),
         .clock(count$18$clock)
     );
-    split_join$count$19 count$19(
+    split_join$dff3 count$19(
         .d(count$19$d),
         .q(count$19$q),
         .clock(count$19$clock)
     );
-    split_join$count$20 count$20(
+    split_join$dff3 count$20(
         .d(count$20$d),
         .q(count$20$q),
         .clock(count$20$clock)
     );
-    split_join$count$21 count$21(
+    split_join$dff3 count$21(
         .d(count$21$d),
         .q(count$21$q),
         .clock(count$21$clock)
     );
-    split_join$count$22 count$22(
+    split_join$dff3 count$22(
         .d(count$22$d),
         .q(count$22$q),
         .clock(count$22$clock)
     );
-    split_join$count$23 count$23(
+    split_join$dff3 count$23(
         .d(count$23$d),
         .q(count$23$q),
         .clock(count$23$clock)
     );
-    split_join$count$24 count$24(
+    split_join$dff3 count$24(
         .d(count$24$d),
         .q(count$24$q),
         .clock(count$24$clock)
     );
-    split_join$count$25 count$25(
+    split_join$dff3 count$25(
         .d(count$25$d),
         .q(count$25$q),
         .clock(count$25$clock)
     );
-    split_join$count$26 count$26(
+    split_join$dff3 count$26(
         .d(count$26$d),
         .q(count$26$q),
         .clock(count$26$clock)
     );
-    split_join$count$27 count$27(
+    split_join$dff3 count$27(
         .d(count$27$d),
         .q(count$27$q),
         .clock(count$27$clock)
     );
-    split_join$count$28 count$28(
+    split_join$dff3 count$28(
         .d(count$28$d),
         .q(count$28$q),
         .clock(count$28$clock)
     );
-    split_join$count$29 count$29(
+    split_join$dff3 count$29(
         .d(count$29$d),
         .q(count$29$q),
         .clock(count$29$clock)
     );
-    split_join$count$30 count$30(
+    split_join$dff3 count$30(
         .d(count$30$d),
         .q(count$30$q),
         .clock(count$30$clock)
     );
-    split_join$count$31 count$31(
+    split_join$dff3 count$31(
         .d(count$31$d),
         .q(count$31$q),
         .clock(count$31$clock)
     );
-    split_join$done$0 done$0(
+    split_join$dff1 done$0(
         .d(done$0$d),
         .q(done$0$q),
         .clock(done$0$clock)
     );
-    split_join$done$1 done$1(
+    split_join$dff1 done$1(
         .d(done$1$d),
         .q(done$1$q),
         .clock(done$1$clock)
     );
-    split_join$done$2 done$2(
+    split_join$dff1 done$2(
         .d(done$2$d),
         .q(done$2$q),
         .clock(done$2$clock)
     );
-    split_join$done$3 done$3(
+    split_join$dff1 done$3(
         .d(done$3$d),
         .q(done$3$q),
         .clock(done$3$clock)
     );
-    split_join$done$4 done$4(
+    split_join$dff1 done$4(
         .d(done$4$d),
         .q(done$4$q),
         .clock(done$4$clock)
     );
-    split_join$done$5 done$5(
+    split_join$dff1 done$5(
         .d(done$5$d),
         .q(done$5$q),
         .clock(done$5$clock)
     );
-    split_join$done$6 done$6(
+    split_join$dff1 done$6(
         .d(done$6$d),
         .q(done$6$q),
         .clock(done$6$clock)
     );
-    split_join$done$7 done$7(
+    split_join$dff1 done$7(
         .d(done$7$d),
         .q(done$7$q),
         .clock(done$7$clock)
     );
-    split_join$done$8 done$8(
+    split_join$dff1 done$8(
         .d(done$8$d),
         .q(done$8$q),
         .clock(done$8$clock)
     );
-    split_join$done$9 done$9(
+    split_join$dff1 done$9(
         .d(done$9$d),
         .q(done$9$q),
         .clock(done$9$clock)
     );
-    split_join$done$10 done$10(
+    split_join$dff1 done$10(
         .d(done$10$d),
         .q(done$10$q),
         .clock(done$10$clock)
     );
-    split_join$done$11 done$11(
+    split_join$dff1 done$11(
         .d(done$11$d),
         .q(done$11$q),
         .clock(done$11$clock)
     );
-    split_join$done$12 done$12(
+    split_join$dff1 done$12(
         .d(done$12$d),
         .q(done$12$q),
         .clock(done$12$clock)
     );
-    split_join$done$13 done$13(
+    split_join$dff1 done$13(
         .d(done$13$d),
         .q(done$13$q),
         .clock(done$13$clock)
     );
-    split_join$done$14 done$14(
+    split_join$dff1 done$14(
         .d(done$14$d),
         .q(done$14$q),
         .clock(done$14$clock)
     );
-    split_join$done$15 done$15(
+    split_join$dff1 done$15(
         .d(done$15$d),
         .q(done$15$q),
         .clock(done$15$clock)
     );
-    split_join$done$16 done$16(
+    split_join$dff1 done$16(
         .d(done$16$d),
         .q(done$16$q),
         .clock(done$16$clock)
     );
-    split_join$done$17 done$17(
+    split_join$dff1 done$17(
         .d(done$17$d),
         .q(done$17$q),
         .clock(done$17$clock)
     );
-    split_join$done$18 done$18(
+    split_join$dff1 done$18(
         .d(done$18$d),
         .q(done$18$q),
         .clock(done$18$clock)
     );
-    split_join$done$19 done$19(
+    split_join$dff1 done$19(
         .d(done$19$d),
         .q(done$19$q),
         .clock(done$19$clock)
     );
-    split_join$done$20 done$20(
+    split_join$dff1 done$20(
         .d(done$20$d),
         .q(done$20$q),
         .clock(done$20$clock)
     );
-    split_join$done$21 done$21(
+    split_join$dff1 done$21(
         .d(done$21$d),
         .q(done$21$q),
         .clock(done$21$clock)
     );
-    split_join$done$22 done$22(
+    split_join$dff1 done$22(
         .d(done$22$d),
         .q(done$22$q),
         .clock(done$22$clock)
     );
-    split_join$done$23 done$23(
+    split_join$dff1 done$23(
         .d(done$23$d),
         .q(done$23$q),
         .clock(done$23$clock)
     );
-    split_join$done$24 done$24(
+    split_join$dff1 done$24(
         .d(done$24$d),
         .q(done$24$q),
         .clock(done$24$clock)
     );
-    split_join$done$25 done$25(
+    split_join$dff1 done$25(
         .d(done$25$d),
         .q(done$25$q),
         .clock(done$25$clock)
     );
-    split_join$done$26 done$26(
+    split_join$dff1 done$26(
         .d(done$26$d),
         .q(done$26$q),
         .clock(done$26$clock)
     );
-    split_join$done$27 done$27(
+    split_join$dff1 done$27(
         .d(done$27$d),
         .q(done$27$q),
         .clock(done$27$clock)
     );
-    split_join$done$28 done$28(
+    split_join$dff1 done$28(
         .d(done$28$d),
         .q(done$28$q),
         .clock(done$28$clock)
     );
-    split_join$done$29 done$29(
+    split_join$dff1 done$29(
         .d(done$29$d),
         .q(done$29$q),
         .clock(done$29$clock)
     );
-    split_join$done$30 done$30(
+    split_join$dff1 done$30(
         .d(done$30$d),
         .q(done$30$q),
         .clock(done$30$clock)
     );
-    split_join$done$31 done$31(
+    split_join$dff1 done$31(
         .d(done$31$d),
         .q(done$31$q),
         .clock(done$31$clock)
     );
-    split_join$thread$0 thread$0(
+    split_join$dff16 thread$0(
         .d(thread$0$d),
         .q(thread$0$q),
         .clock(thread$0$clock)
     );
-    split_join$thread$1 thread$1(
+    split_join$dff16 thread$1(
         .d(thread$1$d),
         .q(thread$1$q),
         .clock(thread$1$clock)
     );
-    split_join$thread$2 thread$2(
+    split_join$dff16 thread$2(
         .d(thread$2$d),
         .q(thread$2$q),
         .clock(thread$2$clock)
     );
-    split_join$thread$3 thread$3(
+    split_join$dff16 thread$3(
         .d(thread$3$d),
         .q(thread$3$q),
         .clock(thread$3$clock)
     );
-    split_join$thread$4 thread$4(
+    split_join$dff16 thread$4(
         .d(thread$4$d),
         .q(thread$4$q),
         .clock(thread$4$clock)
     );
-    split_join$thread$5 thread$5(
+    split_join$dff16 thread$5(
         .d(thread$5$d),
         .q(thread$5$q),
         .clock(thread$5$clock)
     );
-    split_join$thread$6 thread$6(
+    split_join$dff16 thread$6(
         .d(thread$6$d),
         .q(thread$6$q),
         .clock(thread$6$clock)
     );
-    split_join$thread$7 thread$7(
+    split_join$dff16 thread$7(
         .d(thread$7$d),
         .q(thread$7$q),
         .clock(thread$7$clock)
     );
-    split_join$thread$8 thread$8(
+    split_join$dff16 thread$8(
         .d(thread$8$d),
         .q(thread$8$q),
         .clock(thread$8$clock)
     );
-    split_join$thread$9 thread$9(
+    split_join$dff16 thread$9(
         .d(thread$9$d),
         .q(thread$9$q),
         .clock(thread$9$clock)
     );
-    split_join$thread$10 thread$10(
+    split_join$dff16 thread$10(
         .d(thread$10$d),
         .q(thread$10$q),
         .clock(thread$10$clock)
     );
-    split_join$thread$11 thread$11(
+    split_join$dff16 thread$11(
         .d(thread$11$d),
         .q(thread$11$q),
         .clock(thread$11$clock)
     );
-    split_join$thread$12 thread$12(
+    split_join$dff16 thread$12(
         .d(thread$12$d),
         .q(thread$12$q),
         .clock(thread$12$clock)
     );
-    split_join$thread$13 thread$13(
+    split_join$dff16 thread$13(
         .d(thread$13$d),
         .q(thread$13$q),
         .clock(thread$13$clock)
     );
-    split_join$thread$14 thread$14(
+    split_join$dff16 thread$14(
         .d(thread$14$d),
         .q(thread$14$q),
         .clock(thread$14$clock)
     );
-    split_join$thread$15 thread$15(
+    split_join$dff16 thread$15(
         .d(thread$15$d),
         .q(thread$15$q),
         .clock(thread$15$clock)
     );
-    split_join$thread$16 thread$16(
+    split_join$dff16 thread$16(
         .d(thread$16$d),
         .q(thread$16$q),
         .clock(thread$16$clock)
     );
-    split_join$thread$17 thread$17(
+    split_join$dff16 thread$17(
         .d(thread$17$d),
         .q(thread$17$q),
         .clock(thread$17$clock)
     );
-    split_join$thread$18 thread$18(
+    split_join$dff16 thread$18(
         .d(thread$18$d),
         .q(thread$18$q),
         .clock(thread$18$clock)
     );
-    split_join$thread$19 thread$19(
+    split_join$dff16 thread$19(
         .d(thread$19$d),
         .q(thread$19$q),
         .clock(thread$19$clock)
     );
-    split_join$thread$20 thread$20(
+    split_join$dff16 thread$20(
         .d(thread$20$d),
         .q(thread$20$q),
         .clock(thread$20$clock)
     );
-    split_join$thread$21 thread$21(
+    split_join$dff16 thread$21(
         .d(thread$21$d),
         .q(thread$21$q),
         .clock(thread$21$clock)
     );
-    split_join$thread$22 thread$22(
+    split_join$dff16 thread$22(
         .d(thread$22$d),
         .q(thread$22$q),
         .clock(thread$22$clock)
     );
-    split_join$thread$23 thread$23(
+    split_join$dff16 thread$23(
         .d(thread$23$d),
         .q(thread$23$q),
         .clock(thread$23$clock)
     );
-    split_join$thread$24 thread$24(
+    split_join$dff16 thread$24(
         .d(thread$24$d),
         .q(thread$24$q),
         .clock(thread$24$clock)
     );
-    split_join$thread$25 thread$25(
+    split_join$dff16 thread$25(
         .d(thread$25$d),
         .q(thread$25$q),
         .clock(thread$25$clock)
     );
-    split_join$thread$26 thread$26(
+    split_join$dff16 thread$26(
         .d(thread$26$d),
         .q(thread$26$q),
         .clock(thread$26$clock)
     );
-    split_join$thread$27 thread$27(
+    split_join$dff16 thread$27(
         .d(thread$27$d),
         .q(thread$27$q),
         .clock(thread$27$clock)
     );
-    split_join$thread$28 thread$28(
+    split_join$dff16 thread$28(
         .d(thread$28$d),
         .q(thread$28$q),
         .clock(thread$28$clock)
     );
-    split_join$thread$29 thread$29(
+    split_join$dff16 thread$29(
         .d(thread$29$d),
         .q(thread$29$q),
         .clock(thread$29$clock)
     );
-    split_join$thread$30 thread$30(
+    split_join$dff16 thread$30(
         .d(thread$30$d),
         .q(thread$30$q),
         .clock(thread$30$clock)
     );
-    split_join$thread$31 thread$31(
+    split_join$dff16 thread$31(
         .d(thread$31$d),
         .q(thread$31$q),
         .clock(thread$31$clock)
     );
-    split_join$last last(
+    split_join$dff5 last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
@@ -3141,29 +3141,10 @@ module split_join(clock,reset,join_mode,in_mask,out_mask,join_count,in_valid$0,i
         end
     end
 
-endmodule // top
+endmodule // split_join
 
 
-module split_join$count$0(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$0
-
-
-module split_join$count$1(d,q,clock);
+module split_join$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -3179,1185 +3160,7 @@ module split_join$count$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$count$1
-
-
-module split_join$count$10(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$10
-
-
-module split_join$count$11(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$11
-
-
-module split_join$count$12(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$12
-
-
-module split_join$count$13(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$13
-
-
-module split_join$count$14(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$14
-
-
-module split_join$count$15(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$15
-
-
-module split_join$count$16(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$16
-
-
-module split_join$count$17(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$17
-
-
-module split_join$count$18(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$18
-
-
-module split_join$count$19(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$19
-
-
-module split_join$count$2(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$2
-
-
-module split_join$count$20(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$20
-
-
-module split_join$count$21(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$21
-
-
-module split_join$count$22(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$22
-
-
-module split_join$count$23(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$23
-
-
-module split_join$count$24(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$24
-
-
-module split_join$count$25(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$25
-
-
-module split_join$count$26(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$26
-
-
-module split_join$count$27(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$27
-
-
-module split_join$count$28(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$28
-
-
-module split_join$count$29(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$29
-
-
-module split_join$count$3(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$3
-
-
-module split_join$count$30(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$30
-
-
-module split_join$count$31(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$31
-
-
-module split_join$count$4(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$4
-
-
-module split_join$count$5(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$5
-
-
-module split_join$count$6(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$6
-
-
-module split_join$count$7(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$7
-
-
-module split_join$count$8(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$8
-
-
-module split_join$count$9(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count$9
-
-
-module split_join$done$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$0
-
-
-module split_join$done$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$1
-
-
-module split_join$done$10(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$10
-
-
-module split_join$done$11(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$11
-
-
-module split_join$done$12(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$12
-
-
-module split_join$done$13(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$13
-
-
-module split_join$done$14(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$14
-
-
-module split_join$done$15(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$15
-
-
-module split_join$done$16(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$16
-
-
-module split_join$done$17(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$17
-
-
-module split_join$done$18(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$18
-
-
-module split_join$done$19(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$19
-
-
-module split_join$done$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$2
-
-
-module split_join$done$20(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$20
-
-
-module split_join$done$21(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$21
-
-
-module split_join$done$22(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$22
-
-
-module split_join$done$23(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$23
-
-
-module split_join$done$24(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$24
-
-
-module split_join$done$25(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$25
-
-
-module split_join$done$26(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$26
-
-
-module split_join$done$27(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$27
-
-
-module split_join$done$28(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$28
-
-
-module split_join$done$29(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$29
-
-
-module split_join$done$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$3
-
-
-module split_join$done$30(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$30
-
-
-module split_join$done$31(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$31
-
-
-module split_join$done$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$4
-
-
-module split_join$done$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$5
-
-
-module split_join$done$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$6
-
-
-module split_join$done$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$7
-
-
-module split_join$done$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$8
-
-
-module split_join$done$9(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$done$9
+endmodule // split_join$dff3
 
 
 module split_join$done_pick(request,last,grant_valid,grant);
@@ -4384,12 +3187,12 @@ module split_join$done_pick(request,last,grant_valid,grant);
     reg  [31:0] above;
 
     // Sub module instances
-    split_join$done_pick$upper upper(
+    split_join$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    split_join$done_pick$all all(
+    split_join$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -4407,225 +3210,10 @@ module split_join$done_pick(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$done_pick
+endmodule // split_join$done_pick
 
 
-module split_join$done_pick$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  [4:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 5'b0;
-    localparam  ids$1 = 5'b1;
-    localparam  ids$2 = 5'b10;
-    localparam  ids$3 = 5'b11;
-    localparam  ids$4 = 5'b100;
-    localparam  ids$5 = 5'b101;
-    localparam  ids$6 = 5'b110;
-    localparam  ids$7 = 5'b111;
-    localparam  ids$8 = 5'b1000;
-    localparam  ids$9 = 5'b1001;
-    localparam  ids$10 = 5'b1010;
-    localparam  ids$11 = 5'b1011;
-    localparam  ids$12 = 5'b1100;
-    localparam  ids$13 = 5'b1101;
-    localparam  ids$14 = 5'b1110;
-    localparam  ids$15 = 5'b1111;
-    localparam  ids$16 = 5'b10000;
-    localparam  ids$17 = 5'b10001;
-    localparam  ids$18 = 5'b10010;
-    localparam  ids$19 = 5'b10011;
-    localparam  ids$20 = 5'b10100;
-    localparam  ids$21 = 5'b10101;
-    localparam  ids$22 = 5'b10110;
-    localparam  ids$23 = 5'b10111;
-    localparam  ids$24 = 5'b11000;
-    localparam  ids$25 = 5'b11001;
-    localparam  ids$26 = 5'b11010;
-    localparam  ids$27 = 5'b11011;
-    localparam  ids$28 = 5'b11100;
-    localparam  ids$29 = 5'b11101;
-    localparam  ids$30 = 5'b11110;
-    localparam  ids$31 = 5'b11111;
-    localparam  onehot$0 = 32'h1;
-    localparam  onehot$1 = 32'h2;
-    localparam  onehot$2 = 32'h4;
-    localparam  onehot$3 = 32'h8;
-    localparam  onehot$4 = 32'h10;
-    localparam  onehot$5 = 32'h20;
-    localparam  onehot$6 = 32'h40;
-    localparam  onehot$7 = 32'h80;
-    localparam  onehot$8 = 32'h100;
-    localparam  onehot$9 = 32'h200;
-    localparam  onehot$10 = 32'h400;
-    localparam  onehot$11 = 32'h800;
-    localparam  onehot$12 = 32'h1000;
-    localparam  onehot$13 = 32'h2000;
-    localparam  onehot$14 = 32'h4000;
-    localparam  onehot$15 = 32'h8000;
-    localparam  onehot$16 = 32'h10000;
-    localparam  onehot$17 = 32'h20000;
-    localparam  onehot$18 = 32'h40000;
-    localparam  onehot$19 = 32'h80000;
-    localparam  onehot$20 = 32'h100000;
-    localparam  onehot$21 = 32'h200000;
-    localparam  onehot$22 = 32'h400000;
-    localparam  onehot$23 = 32'h800000;
-    localparam  onehot$24 = 32'h1000000;
-    localparam  onehot$25 = 32'h2000000;
-    localparam  onehot$26 = 32'h4000000;
-    localparam  onehot$27 = 32'h8000000;
-    localparam  onehot$28 = 32'h10000000;
-    localparam  onehot$29 = 32'h20000000;
-    localparam  onehot$30 = 32'h40000000;
-    localparam  onehot$31 = 32'h80000000;
-    localparam  zero = 5'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$16) & ~found) begin
-            index = ids$16;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$17) & ~found) begin
-            index = ids$17;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$18) & ~found) begin
-            index = ids$18;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$19) & ~found) begin
-            index = ids$19;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$20) & ~found) begin
-            index = ids$20;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$21) & ~found) begin
-            index = ids$21;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$22) & ~found) begin
-            index = ids$22;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$23) & ~found) begin
-            index = ids$23;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$24) & ~found) begin
-            index = ids$24;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$25) & ~found) begin
-            index = ids$25;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$26) & ~found) begin
-            index = ids$26;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$27) & ~found) begin
-            index = ids$27;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$28) & ~found) begin
-            index = ids$28;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$29) & ~found) begin
-            index = ids$29;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$30) & ~found) begin
-            index = ids$30;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$31) & ~found) begin
-            index = ids$31;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$done_pick$all
-
-
-module split_join$done_pick$upper(mask,index,valid);
+module split_join$all(mask,index,valid);
 
     // Module arguments
     input wire  [31:0] mask;
@@ -4837,10 +3425,10 @@ module split_join$done_pick$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$done_pick$upper
+endmodule // split_join$all
 
 
-module split_join$held_data(d,q,clock);
+module split_join$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4856,10 +3444,10 @@ module split_join$held_data(d,q,clock);
        q <= d;
     end
 
-endmodule // top$held_data
+endmodule // split_join$dff32
 
 
-module split_join$held_tid(d,q,clock);
+module split_join$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4875,10 +3463,10 @@ module split_join$held_tid(d,q,clock);
        q <= d;
     end
 
-endmodule // top$held_tid
+endmodule // split_join$dff16
 
 
-module split_join$held_vc(d,q,clock);
+module split_join$dff5(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -4894,29 +3482,10 @@ module split_join$held_vc(d,q,clock);
        q <= d;
     end
 
-endmodule // top$held_vc
+endmodule // split_join$dff5
 
 
-module split_join$last(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$last
-
-
-module split_join$pending$0(d,q,clock);
+module split_join$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4932,669 +3501,4 @@ module split_join$pending$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$pending$0
-
-
-module split_join$pending$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$pending$1
-
-
-module split_join$pending$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$pending$2
-
-
-module split_join$pending$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$pending$3
-
-
-module split_join$thread$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$0
-
-
-module split_join$thread$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$1
-
-
-module split_join$thread$10(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$10
-
-
-module split_join$thread$11(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$11
-
-
-module split_join$thread$12(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$12
-
-
-module split_join$thread$13(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$13
-
-
-module split_join$thread$14(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$14
-
-
-module split_join$thread$15(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$15
-
-
-module split_join$thread$16(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$16
-
-
-module split_join$thread$17(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$17
-
-
-module split_join$thread$18(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$18
-
-
-module split_join$thread$19(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$19
-
-
-module split_join$thread$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$2
-
-
-module split_join$thread$20(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$20
-
-
-module split_join$thread$21(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$21
-
-
-module split_join$thread$22(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$22
-
-
-module split_join$thread$23(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$23
-
-
-module split_join$thread$24(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$24
-
-
-module split_join$thread$25(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$25
-
-
-module split_join$thread$26(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$26
-
-
-module split_join$thread$27(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$27
-
-
-module split_join$thread$28(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$28
-
-
-module split_join$thread$29(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$29
-
-
-module split_join$thread$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$3
-
-
-module split_join$thread$30(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$30
-
-
-module split_join$thread$31(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$31
-
-
-module split_join$thread$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$4
-
-
-module split_join$thread$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$5
-
-
-module split_join$thread$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$6
-
-
-module split_join$thread$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$7
-
-
-module split_join$thread$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$8
-
-
-module split_join$thread$9(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$thread$9
+endmodule // split_join$dff1

@@ -56,7 +56,7 @@ module sub_warp_unit(clock,reset,load,mask_in,mode,sub_valid,sub_mask,sub_rows,l
         .group_rows(compactor$group_rows),
         .group_last(compactor$group_last)
     );
-    sub_warp_unit$held_mode held_mode(
+    sub_warp_unit$dff2 held_mode(
         .d(held_mode$d),
         .q(held_mode$q),
         .clock(held_mode$clock)
@@ -88,7 +88,7 @@ module sub_warp_unit(clock,reset,load,mask_in,mode,sub_valid,sub_mask,sub_rows,l
         stall = compactor$group_valid & ~(compactor$group_last | is_jump);
     end
 
-endmodule // top
+endmodule // sub_warp_unit
 
 
 module sub_warp_unit$compactor(clock,reset,load,mask_in,row_enable,one_row,take,flush,group_valid,group_mask,group_rows,group_last);
@@ -163,42 +163,42 @@ module sub_warp_unit$compactor(clock,reset,load,mask_in,row_enable,one_row,take,
     reg  [95:0] rows_acc;
 
     // Sub module instances
-    sub_warp_unit$compactor$held$0 held$0(
+    sub_warp_unit$dff32 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    sub_warp_unit$compactor$held$1 held$1(
+    sub_warp_unit$dff32 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    sub_warp_unit$compactor$held$2 held$2(
+    sub_warp_unit$dff32 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
     );
-    sub_warp_unit$compactor$held$3 held$3(
+    sub_warp_unit$dff32 held$3(
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
     );
-    sub_warp_unit$compactor$held$4 held$4(
+    sub_warp_unit$dff32 held$4(
         .d(held$4$d),
         .q(held$4$q),
         .clock(held$4$clock)
     );
-    sub_warp_unit$compactor$held$5 held$5(
+    sub_warp_unit$dff32 held$5(
         .d(held$5$d),
         .q(held$5$q),
         .clock(held$5$clock)
     );
-    sub_warp_unit$compactor$held$6 held$6(
+    sub_warp_unit$dff32 held$6(
         .d(held$6$d),
         .q(held$6$q),
         .clock(held$6$clock)
     );
-    sub_warp_unit$compactor$held$7 held$7(
+    sub_warp_unit$dff32 held$7(
         .d(held$7$d),
         .q(held$7$q),
         .clock(held$7$clock)
@@ -1160,29 +1160,10 @@ module sub_warp_unit$compactor(clock,reset,load,mask_in,row_enable,one_row,take,
         end
     end
 
-endmodule // top$compactor
+endmodule // sub_warp_unit$compactor
 
 
-module sub_warp_unit$compactor$held$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$0
-
-
-module sub_warp_unit$compactor$held$1(d,q,clock);
+module sub_warp_unit$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1198,124 +1179,10 @@ module sub_warp_unit$compactor$held$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$compactor$held$1
+endmodule // sub_warp_unit$dff32
 
 
-module sub_warp_unit$compactor$held$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$2
-
-
-module sub_warp_unit$compactor$held$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$3
-
-
-module sub_warp_unit$compactor$held$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$4
-
-
-module sub_warp_unit$compactor$held$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$5
-
-
-module sub_warp_unit$compactor$held$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$6
-
-
-module sub_warp_unit$compactor$held$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$7
-
-
-module sub_warp_unit$held_mode(d,q,clock);
+module sub_warp_unit$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1331,4 +1198,4 @@ module sub_warp_unit$held_mode(d,q,clock);
        q <= d;
     end
 
-endmodule // top$held_mode
+endmodule // sub_warp_unit$dff2

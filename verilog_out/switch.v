@@ -459,472 +459,472 @@ module switch(clock,reset,in_valid$0,in_valid$1,in_valid$2,in_valid$3,in_valid$4
     reg  head_free$8;
 
     // Sub module instances
-    switch$route_en$0 route_en$0(
+    switch$dff1 route_en$0(
         .d(route_en$0$d),
         .q(route_en$0$q),
         .clock(route_en$0$clock)
     );
-    switch$route_en$1 route_en$1(
+    switch$dff1 route_en$1(
         .d(route_en$1$d),
         .q(route_en$1$q),
         .clock(route_en$1$clock)
     );
-    switch$route_en$2 route_en$2(
+    switch$dff1 route_en$2(
         .d(route_en$2$d),
         .q(route_en$2$q),
         .clock(route_en$2$clock)
     );
-    switch$route_en$3 route_en$3(
+    switch$dff1 route_en$3(
         .d(route_en$3$d),
         .q(route_en$3$q),
         .clock(route_en$3$clock)
     );
-    switch$route_en$4 route_en$4(
+    switch$dff1 route_en$4(
         .d(route_en$4$d),
         .q(route_en$4$q),
         .clock(route_en$4$clock)
     );
-    switch$route_en$5 route_en$5(
+    switch$dff1 route_en$5(
         .d(route_en$5$d),
         .q(route_en$5$q),
         .clock(route_en$5$clock)
     );
-    switch$route_en$6 route_en$6(
+    switch$dff1 route_en$6(
         .d(route_en$6$d),
         .q(route_en$6$q),
         .clock(route_en$6$clock)
     );
-    switch$route_en$7 route_en$7(
+    switch$dff1 route_en$7(
         .d(route_en$7$d),
         .q(route_en$7$q),
         .clock(route_en$7$clock)
     );
-    switch$route_en$8 route_en$8(
+    switch$dff1 route_en$8(
         .d(route_en$8$d),
         .q(route_en$8$q),
         .clock(route_en$8$clock)
     );
-    switch$route_en$9 route_en$9(
+    switch$dff1 route_en$9(
         .d(route_en$9$d),
         .q(route_en$9$q),
         .clock(route_en$9$clock)
     );
-    switch$route_en$10 route_en$10(
+    switch$dff1 route_en$10(
         .d(route_en$10$d),
         .q(route_en$10$q),
         .clock(route_en$10$clock)
     );
-    switch$route_sel$0 route_sel$0(
+    switch$dff4 route_sel$0(
         .d(route_sel$0$d),
         .q(route_sel$0$q),
         .clock(route_sel$0$clock)
     );
-    switch$route_sel$1 route_sel$1(
+    switch$dff4 route_sel$1(
         .d(route_sel$1$d),
         .q(route_sel$1$q),
         .clock(route_sel$1$clock)
     );
-    switch$route_sel$2 route_sel$2(
+    switch$dff4 route_sel$2(
         .d(route_sel$2$d),
         .q(route_sel$2$q),
         .clock(route_sel$2$clock)
     );
-    switch$route_sel$3 route_sel$3(
+    switch$dff4 route_sel$3(
         .d(route_sel$3$d),
         .q(route_sel$3$q),
         .clock(route_sel$3$clock)
     );
-    switch$route_sel$4 route_sel$4(
+    switch$dff4 route_sel$4(
         .d(route_sel$4$d),
         .q(route_sel$4$q),
         .clock(route_sel$4$clock)
     );
-    switch$route_sel$5 route_sel$5(
+    switch$dff4 route_sel$5(
         .d(route_sel$5$d),
         .q(route_sel$5$q),
         .clock(route_sel$5$clock)
     );
-    switch$route_sel$6 route_sel$6(
+    switch$dff4 route_sel$6(
         .d(route_sel$6$d),
         .q(route_sel$6$q),
         .clock(route_sel$6$clock)
     );
-    switch$route_sel$7 route_sel$7(
+    switch$dff4 route_sel$7(
         .d(route_sel$7$d),
         .q(route_sel$7$q),
         .clock(route_sel$7$clock)
     );
-    switch$route_sel$8 route_sel$8(
+    switch$dff4 route_sel$8(
         .d(route_sel$8$d),
         .q(route_sel$8$q),
         .clock(route_sel$8$clock)
     );
-    switch$route_sel$9 route_sel$9(
+    switch$dff4 route_sel$9(
         .d(route_sel$9$d),
         .q(route_sel$9$q),
         .clock(route_sel$9$clock)
     );
-    switch$route_sel$10 route_sel$10(
+    switch$dff4 route_sel$10(
         .d(route_sel$10$d),
         .q(route_sel$10$q),
         .clock(route_sel$10$clock)
     );
-    switch$head_valid$0 head_valid$0(
+    switch$dff1 head_valid$0(
         .d(head_valid$0$d),
         .q(head_valid$0$q),
         .clock(head_valid$0$clock)
     );
-    switch$head_valid$1 head_valid$1(
+    switch$dff1 head_valid$1(
         .d(head_valid$1$d),
         .q(head_valid$1$q),
         .clock(head_valid$1$clock)
     );
-    switch$head_valid$2 head_valid$2(
+    switch$dff1 head_valid$2(
         .d(head_valid$2$d),
         .q(head_valid$2$q),
         .clock(head_valid$2$clock)
     );
-    switch$head_valid$3 head_valid$3(
+    switch$dff1 head_valid$3(
         .d(head_valid$3$d),
         .q(head_valid$3$q),
         .clock(head_valid$3$clock)
     );
-    switch$head_valid$4 head_valid$4(
+    switch$dff1 head_valid$4(
         .d(head_valid$4$d),
         .q(head_valid$4$q),
         .clock(head_valid$4$clock)
     );
-    switch$head_valid$5 head_valid$5(
+    switch$dff1 head_valid$5(
         .d(head_valid$5$d),
         .q(head_valid$5$q),
         .clock(head_valid$5$clock)
     );
-    switch$head_valid$6 head_valid$6(
+    switch$dff1 head_valid$6(
         .d(head_valid$6$d),
         .q(head_valid$6$q),
         .clock(head_valid$6$clock)
     );
-    switch$head_valid$7 head_valid$7(
+    switch$dff1 head_valid$7(
         .d(head_valid$7$d),
         .q(head_valid$7$q),
         .clock(head_valid$7$clock)
     );
-    switch$head_valid$8 head_valid$8(
+    switch$dff1 head_valid$8(
         .d(head_valid$8$d),
         .q(head_valid$8$q),
         .clock(head_valid$8$clock)
     );
-    switch$head_vc$0 head_vc$0(
+    switch$dff4 head_vc$0(
         .d(head_vc$0$d),
         .q(head_vc$0$q),
         .clock(head_vc$0$clock)
     );
-    switch$head_vc$1 head_vc$1(
+    switch$dff4 head_vc$1(
         .d(head_vc$1$d),
         .q(head_vc$1$q),
         .clock(head_vc$1$clock)
     );
-    switch$head_vc$2 head_vc$2(
+    switch$dff4 head_vc$2(
         .d(head_vc$2$d),
         .q(head_vc$2$q),
         .clock(head_vc$2$clock)
     );
-    switch$head_vc$3 head_vc$3(
+    switch$dff4 head_vc$3(
         .d(head_vc$3$d),
         .q(head_vc$3$q),
         .clock(head_vc$3$clock)
     );
-    switch$head_vc$4 head_vc$4(
+    switch$dff4 head_vc$4(
         .d(head_vc$4$d),
         .q(head_vc$4$q),
         .clock(head_vc$4$clock)
     );
-    switch$head_vc$5 head_vc$5(
+    switch$dff4 head_vc$5(
         .d(head_vc$5$d),
         .q(head_vc$5$q),
         .clock(head_vc$5$clock)
     );
-    switch$head_vc$6 head_vc$6(
+    switch$dff4 head_vc$6(
         .d(head_vc$6$d),
         .q(head_vc$6$q),
         .clock(head_vc$6$clock)
     );
-    switch$head_vc$7 head_vc$7(
+    switch$dff4 head_vc$7(
         .d(head_vc$7$d),
         .q(head_vc$7$q),
         .clock(head_vc$7$clock)
     );
-    switch$head_vc$8 head_vc$8(
+    switch$dff4 head_vc$8(
         .d(head_vc$8$d),
         .q(head_vc$8$q),
         .clock(head_vc$8$clock)
     );
-    switch$head_tid$0 head_tid$0(
+    switch$dff16 head_tid$0(
         .d(head_tid$0$d),
         .q(head_tid$0$q),
         .clock(head_tid$0$clock)
     );
-    switch$head_tid$1 head_tid$1(
+    switch$dff16 head_tid$1(
         .d(head_tid$1$d),
         .q(head_tid$1$q),
         .clock(head_tid$1$clock)
     );
-    switch$head_tid$2 head_tid$2(
+    switch$dff16 head_tid$2(
         .d(head_tid$2$d),
         .q(head_tid$2$q),
         .clock(head_tid$2$clock)
     );
-    switch$head_tid$3 head_tid$3(
+    switch$dff16 head_tid$3(
         .d(head_tid$3$d),
         .q(head_tid$3$q),
         .clock(head_tid$3$clock)
     );
-    switch$head_tid$4 head_tid$4(
+    switch$dff16 head_tid$4(
         .d(head_tid$4$d),
         .q(head_tid$4$q),
         .clock(head_tid$4$clock)
     );
-    switch$head_tid$5 head_tid$5(
+    switch$dff16 head_tid$5(
         .d(head_tid$5$d),
         .q(head_tid$5$q),
         .clock(head_tid$5$clock)
     );
-    switch$head_tid$6 head_tid$6(
+    switch$dff16 head_tid$6(
         .d(head_tid$6$d),
         .q(head_tid$6$q),
         .clock(head_tid$6$clock)
     );
-    switch$head_tid$7 head_tid$7(
+    switch$dff16 head_tid$7(
         .d(head_tid$7$d),
         .q(head_tid$7$q),
         .clock(head_tid$7$clock)
     );
-    switch$head_tid$8 head_tid$8(
+    switch$dff16 head_tid$8(
         .d(head_tid$8$d),
         .q(head_tid$8$q),
         .clock(head_tid$8$clock)
     );
-    switch$head_data$0 head_data$0(
+    switch$dff32 head_data$0(
         .d(head_data$0$d),
         .q(head_data$0$q),
         .clock(head_data$0$clock)
     );
-    switch$head_data$1 head_data$1(
+    switch$dff32 head_data$1(
         .d(head_data$1$d),
         .q(head_data$1$q),
         .clock(head_data$1$clock)
     );
-    switch$head_data$2 head_data$2(
+    switch$dff32 head_data$2(
         .d(head_data$2$d),
         .q(head_data$2$q),
         .clock(head_data$2$clock)
     );
-    switch$head_data$3 head_data$3(
+    switch$dff32 head_data$3(
         .d(head_data$3$d),
         .q(head_data$3$q),
         .clock(head_data$3$clock)
     );
-    switch$head_data$4 head_data$4(
+    switch$dff32 head_data$4(
         .d(head_data$4$d),
         .q(head_data$4$q),
         .clock(head_data$4$clock)
     );
-    switch$head_data$5 head_data$5(
+    switch$dff32 head_data$5(
         .d(head_data$5$d),
         .q(head_data$5$q),
         .clock(head_data$5$clock)
     );
-    switch$head_data$6 head_data$6(
+    switch$dff32 head_data$6(
         .d(head_data$6$d),
         .q(head_data$6$q),
         .clock(head_data$6$clock)
     );
-    switch$head_data$7 head_data$7(
+    switch$dff32 head_data$7(
         .d(head_data$7$d),
         .q(head_data$7$q),
         .clock(head_data$7$clock)
     );
-    switch$head_data$8 head_data$8(
+    switch$dff32 head_data$8(
         .d(head_data$8$d),
         .q(head_data$8$q),
         .clock(head_data$8$clock)
     );
-    switch$tail_valid$0 tail_valid$0(
+    switch$dff1 tail_valid$0(
         .d(tail_valid$0$d),
         .q(tail_valid$0$q),
         .clock(tail_valid$0$clock)
     );
-    switch$tail_valid$1 tail_valid$1(
+    switch$dff1 tail_valid$1(
         .d(tail_valid$1$d),
         .q(tail_valid$1$q),
         .clock(tail_valid$1$clock)
     );
-    switch$tail_valid$2 tail_valid$2(
+    switch$dff1 tail_valid$2(
         .d(tail_valid$2$d),
         .q(tail_valid$2$q),
         .clock(tail_valid$2$clock)
     );
-    switch$tail_valid$3 tail_valid$3(
+    switch$dff1 tail_valid$3(
         .d(tail_valid$3$d),
         .q(tail_valid$3$q),
         .clock(tail_valid$3$clock)
     );
-    switch$tail_valid$4 tail_valid$4(
+    switch$dff1 tail_valid$4(
         .d(tail_valid$4$d),
         .q(tail_valid$4$q),
         .clock(tail_valid$4$clock)
     );
-    switch$tail_valid$5 tail_valid$5(
+    switch$dff1 tail_valid$5(
         .d(tail_valid$5$d),
         .q(tail_valid$5$q),
         .clock(tail_valid$5$clock)
     );
-    switch$tail_valid$6 tail_valid$6(
+    switch$dff1 tail_valid$6(
         .d(tail_valid$6$d),
         .q(tail_valid$6$q),
         .clock(tail_valid$6$clock)
     );
-    switch$tail_valid$7 tail_valid$7(
+    switch$dff1 tail_valid$7(
         .d(tail_valid$7$d),
         .q(tail_valid$7$q),
         .clock(tail_valid$7$clock)
     );
-    switch$tail_valid$8 tail_valid$8(
+    switch$dff1 tail_valid$8(
         .d(tail_valid$8$d),
         .q(tail_valid$8$q),
         .clock(tail_valid$8$clock)
     );
-    switch$tail_vc$0 tail_vc$0(
+    switch$dff4 tail_vc$0(
         .d(tail_vc$0$d),
         .q(tail_vc$0$q),
         .clock(tail_vc$0$clock)
     );
-    switch$tail_vc$1 tail_vc$1(
+    switch$dff4 tail_vc$1(
         .d(tail_vc$1$d),
         .q(tail_vc$1$q),
         .clock(tail_vc$1$clock)
     );
-    switch$tail_vc$2 tail_vc$2(
+    switch$dff4 tail_vc$2(
         .d(tail_vc$2$d),
         .q(tail_vc$2$q),
         .clock(tail_vc$2$clock)
     );
-    switch$tail_vc$3 tail_vc$3(
+    switch$dff4 tail_vc$3(
         .d(tail_vc$3$d),
         .q(tail_vc$3$q),
         .clock(tail_vc$3$clock)
     );
-    switch$tail_vc$4 tail_vc$4(
+    switch$dff4 tail_vc$4(
         .d(tail_vc$4$d),
         .q(tail_vc$4$q),
         .clock(tail_vc$4$clock)
     );
-    switch$tail_vc$5 tail_vc$5(
+    switch$dff4 tail_vc$5(
         .d(tail_vc$5$d),
         .q(tail_vc$5$q),
         .clock(tail_vc$5$clock)
     );
-    switch$tail_vc$6 tail_vc$6(
+    switch$dff4 tail_vc$6(
         .d(tail_vc$6$d),
         .q(tail_vc$6$q),
         .clock(tail_vc$6$clock)
     );
-    switch$tail_vc$7 tail_vc$7(
+    switch$dff4 tail_vc$7(
         .d(tail_vc$7$d),
         .q(tail_vc$7$q),
         .clock(tail_vc$7$clock)
     );
-    switch$tail_vc$8 tail_vc$8(
+    switch$dff4 tail_vc$8(
         .d(tail_vc$8$d),
         .q(tail_vc$8$q),
         .clock(tail_vc$8$clock)
     );
-    switch$tail_tid$0 tail_tid$0(
+    switch$dff16 tail_tid$0(
         .d(tail_tid$0$d),
         .q(tail_tid$0$q),
         .clock(tail_tid$0$clock)
     );
-    switch$tail_tid$1 tail_tid$1(
+    switch$dff16 tail_tid$1(
         .d(tail_tid$1$d),
         .q(tail_tid$1$q),
         .clock(tail_tid$1$clock)
     );
-    switch$tail_tid$2 tail_tid$2(
+    switch$dff16 tail_tid$2(
         .d(tail_tid$2$d),
         .q(tail_tid$2$q),
         .clock(tail_tid$2$clock)
     );
-    switch$tail_tid$3 tail_tid$3(
+    switch$dff16 tail_tid$3(
         .d(tail_tid$3$d),
         .q(tail_tid$3$q),
         .clock(tail_tid$3$clock)
     );
-    switch$tail_tid$4 tail_tid$4(
+    switch$dff16 tail_tid$4(
         .d(tail_tid$4$d),
         .q(tail_tid$4$q),
         .clock(tail_tid$4$clock)
     );
-    switch$tail_tid$5 tail_tid$5(
+    switch$dff16 tail_tid$5(
         .d(tail_tid$5$d),
         .q(tail_tid$5$q),
         .clock(tail_tid$5$clock)
     );
-    switch$tail_tid$6 tail_tid$6(
+    switch$dff16 tail_tid$6(
         .d(tail_tid$6$d),
         .q(tail_tid$6$q),
         .clock(tail_tid$6$clock)
     );
-    switch$tail_tid$7 tail_tid$7(
+    switch$dff16 tail_tid$7(
         .d(tail_tid$7$d),
         .q(tail_tid$7$q),
         .clock(tail_tid$7$clock)
     );
-    switch$tail_tid$8 tail_tid$8(
+    switch$dff16 tail_tid$8(
         .d(tail_tid$8$d),
         .q(tail_tid$8$q),
         .clock(tail_tid$8$clock)
     );
-    switch$tail_data$0 tail_data$0(
+    switch$dff32 tail_data$0(
         .d(tail_data$0$d),
         .q(tail_data$0$q),
         .clock(tail_data$0$clock)
     );
-    switch$tail_data$1 tail_data$1(
+    switch$dff32 tail_data$1(
         .d(tail_data$1$d),
         .q(tail_data$1$q),
         .clock(tail_data$1$clock)
     );
-    switch$tail_data$2 tail_data$2(
+    switch$dff32 tail_data$2(
         .d(tail_data$2$d),
         .q(tail_data$2$q),
         .clock(tail_data$2$clock)
     );
-    switch$tail_data$3 tail_data$3(
+    switch$dff32 tail_data$3(
         .d(tail_data$3$d),
         .q(tail_data$3$q),
         .clock(tail_data$3$clock)
     );
-    switch$tail_data$4 tail_data$4(
+    switch$dff32 tail_data$4(
         .d(tail_data$4$d),
         .q(tail_data$4$q),
         .clock(tail_data$4$clock)
     );
-    switch$tail_data$5 tail_data$5(
+    switch$dff32 tail_data$5(
         .d(tail_data$5$d),
         .q(tail_data$5$q),
         .clock(tail_data$5$clock)
     );
-    switch$tail_data$6 tail_data$6(
+    switch$dff32 tail_data$6(
         .d(tail_data$6$d),
         .q(tail_data$6$q),
         .clock(tail_data$6$clock)
     );
-    switch$tail_data$7 tail_data$7(
+    switch$dff32 tail_data$7(
         .d(tail_data$7$d),
         .q(tail_data$7$q),
         .clock(tail_data$7$clock)
     );
-    switch$tail_data$8 tail_data$8(
+    switch$dff32 tail_data$8(
         .d(tail_data$8$d),
         .q(tail_data$8$q),
         .clock(tail_data$8$clock)
@@ -2487,29 +2487,10 @@ module switch(clock,reset,in_valid$0,in_valid$1,in_valid$2,in_valid$3,in_valid$4
         end
     end
 
-endmodule // top
+endmodule // switch
 
 
-module switch$head_data$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$0
-
-
-module switch$head_data$1(d,q,clock);
+module switch$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2525,143 +2506,10 @@ module switch$head_data$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_data$1
+endmodule // switch$dff32
 
 
-module switch$head_data$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$2
-
-
-module switch$head_data$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$3
-
-
-module switch$head_data$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$4
-
-
-module switch$head_data$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$5
-
-
-module switch$head_data$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$6
-
-
-module switch$head_data$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$7
-
-
-module switch$head_data$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$8
-
-
-module switch$head_tid$0(d,q,clock);
+module switch$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2677,162 +2525,10 @@ module switch$head_tid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_tid$0
+endmodule // switch$dff16
 
 
-module switch$head_tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$1
-
-
-module switch$head_tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$2
-
-
-module switch$head_tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$3
-
-
-module switch$head_tid$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$4
-
-
-module switch$head_tid$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$5
-
-
-module switch$head_tid$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$6
-
-
-module switch$head_tid$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$7
-
-
-module switch$head_tid$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$8
-
-
-module switch$head_valid$0(d,q,clock);
+module switch$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2848,162 +2544,10 @@ module switch$head_valid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_valid$0
+endmodule // switch$dff1
 
 
-module switch$head_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$1
-
-
-module switch$head_valid$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$2
-
-
-module switch$head_valid$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$3
-
-
-module switch$head_valid$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$4
-
-
-module switch$head_valid$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$5
-
-
-module switch$head_valid$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$6
-
-
-module switch$head_valid$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$7
-
-
-module switch$head_valid$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$8
-
-
-module switch$head_vc$0(d,q,clock);
+module switch$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -3019,1258 +2563,4 @@ module switch$head_vc$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_vc$0
-
-
-module switch$head_vc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$1
-
-
-module switch$head_vc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$2
-
-
-module switch$head_vc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$3
-
-
-module switch$head_vc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$4
-
-
-module switch$head_vc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$5
-
-
-module switch$head_vc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$6
-
-
-module switch$head_vc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$7
-
-
-module switch$head_vc$8(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$8
-
-
-module switch$route_en$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$0
-
-
-module switch$route_en$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$1
-
-
-module switch$route_en$10(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$10
-
-
-module switch$route_en$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$2
-
-
-module switch$route_en$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$3
-
-
-module switch$route_en$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$4
-
-
-module switch$route_en$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$5
-
-
-module switch$route_en$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$6
-
-
-module switch$route_en$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$7
-
-
-module switch$route_en$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$8
-
-
-module switch$route_en$9(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$9
-
-
-module switch$route_sel$0(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$0
-
-
-module switch$route_sel$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$1
-
-
-module switch$route_sel$10(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$10
-
-
-module switch$route_sel$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$2
-
-
-module switch$route_sel$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$3
-
-
-module switch$route_sel$4(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$4
-
-
-module switch$route_sel$5(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$5
-
-
-module switch$route_sel$6(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$6
-
-
-module switch$route_sel$7(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$7
-
-
-module switch$route_sel$8(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$8
-
-
-module switch$route_sel$9(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$9
-
-
-module switch$tail_data$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$0
-
-
-module switch$tail_data$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$1
-
-
-module switch$tail_data$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$2
-
-
-module switch$tail_data$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$3
-
-
-module switch$tail_data$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$4
-
-
-module switch$tail_data$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$5
-
-
-module switch$tail_data$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$6
-
-
-module switch$tail_data$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$7
-
-
-module switch$tail_data$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$8
-
-
-module switch$tail_tid$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$0
-
-
-module switch$tail_tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$1
-
-
-module switch$tail_tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$2
-
-
-module switch$tail_tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$3
-
-
-module switch$tail_tid$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$4
-
-
-module switch$tail_tid$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$5
-
-
-module switch$tail_tid$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$6
-
-
-module switch$tail_tid$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$7
-
-
-module switch$tail_tid$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$8
-
-
-module switch$tail_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$0
-
-
-module switch$tail_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$1
-
-
-module switch$tail_valid$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$2
-
-
-module switch$tail_valid$3(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$3
-
-
-module switch$tail_valid$4(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$4
-
-
-module switch$tail_valid$5(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$5
-
-
-module switch$tail_valid$6(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$6
-
-
-module switch$tail_valid$7(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$7
-
-
-module switch$tail_valid$8(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$8
-
-
-module switch$tail_vc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$0
-
-
-module switch$tail_vc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$1
-
-
-module switch$tail_vc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$2
-
-
-module switch$tail_vc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$3
-
-
-module switch$tail_vc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$4
-
-
-module switch$tail_vc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$5
-
-
-module switch$tail_vc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$6
-
-
-module switch$tail_vc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$7
-
-
-module switch$tail_vc$8(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$8
+endmodule // switch$dff4

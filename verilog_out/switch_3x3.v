@@ -161,152 +161,152 @@ module switch_3x3(clock,reset,in_valid$0,in_valid$1,in_valid$2,in_ready$0,in_rea
     reg  head_free$2;
 
     // Sub module instances
-    switch_3x3$route_en$0 route_en$0(
+    switch_3x3$dff1 route_en$0(
         .d(route_en$0$d),
         .q(route_en$0$q),
         .clock(route_en$0$clock)
     );
-    switch_3x3$route_en$1 route_en$1(
+    switch_3x3$dff1 route_en$1(
         .d(route_en$1$d),
         .q(route_en$1$q),
         .clock(route_en$1$clock)
     );
-    switch_3x3$route_en$2 route_en$2(
+    switch_3x3$dff1 route_en$2(
         .d(route_en$2$d),
         .q(route_en$2$q),
         .clock(route_en$2$clock)
     );
-    switch_3x3$route_sel$0 route_sel$0(
+    switch_3x3$dff2 route_sel$0(
         .d(route_sel$0$d),
         .q(route_sel$0$q),
         .clock(route_sel$0$clock)
     );
-    switch_3x3$route_sel$1 route_sel$1(
+    switch_3x3$dff2 route_sel$1(
         .d(route_sel$1$d),
         .q(route_sel$1$q),
         .clock(route_sel$1$clock)
     );
-    switch_3x3$route_sel$2 route_sel$2(
+    switch_3x3$dff2 route_sel$2(
         .d(route_sel$2$d),
         .q(route_sel$2$q),
         .clock(route_sel$2$clock)
     );
-    switch_3x3$head_valid$0 head_valid$0(
+    switch_3x3$dff1 head_valid$0(
         .d(head_valid$0$d),
         .q(head_valid$0$q),
         .clock(head_valid$0$clock)
     );
-    switch_3x3$head_valid$1 head_valid$1(
+    switch_3x3$dff1 head_valid$1(
         .d(head_valid$1$d),
         .q(head_valid$1$q),
         .clock(head_valid$1$clock)
     );
-    switch_3x3$head_valid$2 head_valid$2(
+    switch_3x3$dff1 head_valid$2(
         .d(head_valid$2$d),
         .q(head_valid$2$q),
         .clock(head_valid$2$clock)
     );
-    switch_3x3$head_vc$0 head_vc$0(
+    switch_3x3$dff1 head_vc$0(
         .d(head_vc$0$d),
         .q(head_vc$0$q),
         .clock(head_vc$0$clock)
     );
-    switch_3x3$head_vc$1 head_vc$1(
+    switch_3x3$dff1 head_vc$1(
         .d(head_vc$1$d),
         .q(head_vc$1$q),
         .clock(head_vc$1$clock)
     );
-    switch_3x3$head_vc$2 head_vc$2(
+    switch_3x3$dff1 head_vc$2(
         .d(head_vc$2$d),
         .q(head_vc$2$q),
         .clock(head_vc$2$clock)
     );
-    switch_3x3$head_tid$0 head_tid$0(
+    switch_3x3$dff16 head_tid$0(
         .d(head_tid$0$d),
         .q(head_tid$0$q),
         .clock(head_tid$0$clock)
     );
-    switch_3x3$head_tid$1 head_tid$1(
+    switch_3x3$dff16 head_tid$1(
         .d(head_tid$1$d),
         .q(head_tid$1$q),
         .clock(head_tid$1$clock)
     );
-    switch_3x3$head_tid$2 head_tid$2(
+    switch_3x3$dff16 head_tid$2(
         .d(head_tid$2$d),
         .q(head_tid$2$q),
         .clock(head_tid$2$clock)
     );
-    switch_3x3$head_data$0 head_data$0(
+    switch_3x3$dff32 head_data$0(
         .d(head_data$0$d),
         .q(head_data$0$q),
         .clock(head_data$0$clock)
     );
-    switch_3x3$head_data$1 head_data$1(
+    switch_3x3$dff32 head_data$1(
         .d(head_data$1$d),
         .q(head_data$1$q),
         .clock(head_data$1$clock)
     );
-    switch_3x3$head_data$2 head_data$2(
+    switch_3x3$dff32 head_data$2(
         .d(head_data$2$d),
         .q(head_data$2$q),
         .clock(head_data$2$clock)
     );
-    switch_3x3$tail_valid$0 tail_valid$0(
+    switch_3x3$dff1 tail_valid$0(
         .d(tail_valid$0$d),
         .q(tail_valid$0$q),
         .clock(tail_valid$0$clock)
     );
-    switch_3x3$tail_valid$1 tail_valid$1(
+    switch_3x3$dff1 tail_valid$1(
         .d(tail_valid$1$d),
         .q(tail_valid$1$q),
         .clock(tail_valid$1$clock)
     );
-    switch_3x3$tail_valid$2 tail_valid$2(
+    switch_3x3$dff1 tail_valid$2(
         .d(tail_valid$2$d),
         .q(tail_valid$2$q),
         .clock(tail_valid$2$clock)
     );
-    switch_3x3$tail_vc$0 tail_vc$0(
+    switch_3x3$dff1 tail_vc$0(
         .d(tail_vc$0$d),
         .q(tail_vc$0$q),
         .clock(tail_vc$0$clock)
     );
-    switch_3x3$tail_vc$1 tail_vc$1(
+    switch_3x3$dff1 tail_vc$1(
         .d(tail_vc$1$d),
         .q(tail_vc$1$q),
         .clock(tail_vc$1$clock)
     );
-    switch_3x3$tail_vc$2 tail_vc$2(
+    switch_3x3$dff1 tail_vc$2(
         .d(tail_vc$2$d),
         .q(tail_vc$2$q),
         .clock(tail_vc$2$clock)
     );
-    switch_3x3$tail_tid$0 tail_tid$0(
+    switch_3x3$dff16 tail_tid$0(
         .d(tail_tid$0$d),
         .q(tail_tid$0$q),
         .clock(tail_tid$0$clock)
     );
-    switch_3x3$tail_tid$1 tail_tid$1(
+    switch_3x3$dff16 tail_tid$1(
         .d(tail_tid$1$d),
         .q(tail_tid$1$q),
         .clock(tail_tid$1$clock)
     );
-    switch_3x3$tail_tid$2 tail_tid$2(
+    switch_3x3$dff16 tail_tid$2(
         .d(tail_tid$2$d),
         .q(tail_tid$2$q),
         .clock(tail_tid$2$clock)
     );
-    switch_3x3$tail_data$0 tail_data$0(
+    switch_3x3$dff32 tail_data$0(
         .d(tail_data$0$d),
         .q(tail_data$0$q),
         .clock(tail_data$0$clock)
     );
-    switch_3x3$tail_data$1 tail_data$1(
+    switch_3x3$dff32 tail_data$1(
         .d(tail_data$1$d),
         .q(tail_data$1$q),
         .clock(tail_data$1$clock)
     );
-    switch_3x3$tail_data$2 tail_data$2(
+    switch_3x3$dff32 tail_data$2(
         .d(tail_data$2$d),
         .q(tail_data$2$q),
         .clock(tail_data$2$clock)
@@ -587,29 +587,10 @@ module switch_3x3(clock,reset,in_valid$0,in_valid$1,in_valid$2,in_ready$0,in_rea
         end
     end
 
-endmodule // top
+endmodule // switch_3x3
 
 
-module switch_3x3$head_data$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$0
-
-
-module switch_3x3$head_data$1(d,q,clock);
+module switch_3x3$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -625,29 +606,10 @@ module switch_3x3$head_data$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_data$1
+endmodule // switch_3x3$dff32
 
 
-module switch_3x3$head_data$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_data$2
-
-
-module switch_3x3$head_tid$0(d,q,clock);
+module switch_3x3$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -663,48 +625,10 @@ module switch_3x3$head_tid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_tid$0
+endmodule // switch_3x3$dff16
 
 
-module switch_3x3$head_tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$1
-
-
-module switch_3x3$head_tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_tid$2
-
-
-module switch_3x3$head_valid$0(d,q,clock);
+module switch_3x3$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -720,162 +644,10 @@ module switch_3x3$head_valid$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$head_valid$0
+endmodule // switch_3x3$dff1
 
 
-module switch_3x3$head_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$1
-
-
-module switch_3x3$head_valid$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_valid$2
-
-
-module switch_3x3$head_vc$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$0
-
-
-module switch_3x3$head_vc$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$1
-
-
-module switch_3x3$head_vc$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$head_vc$2
-
-
-module switch_3x3$route_en$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$0
-
-
-module switch_3x3$route_en$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$1
-
-
-module switch_3x3$route_en$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_en$2
-
-
-module switch_3x3$route_sel$0(d,q,clock);
+module switch_3x3$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -891,270 +663,4 @@ module switch_3x3$route_sel$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$route_sel$0
-
-
-module switch_3x3$route_sel$1(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$1
-
-
-module switch_3x3$route_sel$2(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$route_sel$2
-
-
-module switch_3x3$tail_data$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$0
-
-
-module switch_3x3$tail_data$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$1
-
-
-module switch_3x3$tail_data$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_data$2
-
-
-module switch_3x3$tail_tid$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$0
-
-
-module switch_3x3$tail_tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$1
-
-
-module switch_3x3$tail_tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_tid$2
-
-
-module switch_3x3$tail_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$0
-
-
-module switch_3x3$tail_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$1
-
-
-module switch_3x3$tail_valid$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_valid$2
-
-
-module switch_3x3$tail_vc$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$0
-
-
-module switch_3x3$tail_vc$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$1
-
-
-module switch_3x3$tail_vc$2(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tail_vc$2
+endmodule // switch_3x3$dff2

@@ -251,232 +251,232 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
     reg  [3:0] below_wcnt_val;
 
     // Sub module instances
-    tbc_stack$e_pc$0 e_pc$0(
+    tbc_stack$dff32 e_pc$0(
         .d(e_pc$0$d),
         .q(e_pc$0$q),
         .clock(e_pc$0$clock)
     );
-    tbc_stack$e_pc$1 e_pc$1(
+    tbc_stack$dff32 e_pc$1(
         .d(e_pc$1$d),
         .q(e_pc$1$q),
         .clock(e_pc$1$clock)
     );
-    tbc_stack$e_pc$2 e_pc$2(
+    tbc_stack$dff32 e_pc$2(
         .d(e_pc$2$d),
         .q(e_pc$2$q),
         .clock(e_pc$2$clock)
     );
-    tbc_stack$e_pc$3 e_pc$3(
+    tbc_stack$dff32 e_pc$3(
         .d(e_pc$3$d),
         .q(e_pc$3$q),
         .clock(e_pc$3$clock)
     );
-    tbc_stack$e_pc$4 e_pc$4(
+    tbc_stack$dff32 e_pc$4(
         .d(e_pc$4$d),
         .q(e_pc$4$q),
         .clock(e_pc$4$clock)
     );
-    tbc_stack$e_pc$5 e_pc$5(
+    tbc_stack$dff32 e_pc$5(
         .d(e_pc$5$d),
         .q(e_pc$5$q),
         .clock(e_pc$5$clock)
     );
-    tbc_stack$e_pc$6 e_pc$6(
+    tbc_stack$dff32 e_pc$6(
         .d(e_pc$6$d),
         .q(e_pc$6$q),
         .clock(e_pc$6$clock)
     );
-    tbc_stack$e_pc$7 e_pc$7(
+    tbc_stack$dff32 e_pc$7(
         .d(e_pc$7$d),
         .q(e_pc$7$q),
         .clock(e_pc$7$clock)
     );
-    tbc_stack$e_rpc$0 e_rpc$0(
+    tbc_stack$dff32 e_rpc$0(
         .d(e_rpc$0$d),
         .q(e_rpc$0$q),
         .clock(e_rpc$0$clock)
     );
-    tbc_stack$e_rpc$1 e_rpc$1(
+    tbc_stack$dff32 e_rpc$1(
         .d(e_rpc$1$d),
         .q(e_rpc$1$q),
         .clock(e_rpc$1$clock)
     );
-    tbc_stack$e_rpc$2 e_rpc$2(
+    tbc_stack$dff32 e_rpc$2(
         .d(e_rpc$2$d),
         .q(e_rpc$2$q),
         .clock(e_rpc$2$clock)
     );
-    tbc_stack$e_rpc$3 e_rpc$3(
+    tbc_stack$dff32 e_rpc$3(
         .d(e_rpc$3$d),
         .q(e_rpc$3$q),
         .clock(e_rpc$3$clock)
     );
-    tbc_stack$e_rpc$4 e_rpc$4(
+    tbc_stack$dff32 e_rpc$4(
         .d(e_rpc$4$d),
         .q(e_rpc$4$q),
         .clock(e_rpc$4$clock)
     );
-    tbc_stack$e_rpc$5 e_rpc$5(
+    tbc_stack$dff32 e_rpc$5(
         .d(e_rpc$5$d),
         .q(e_rpc$5$q),
         .clock(e_rpc$5$clock)
     );
-    tbc_stack$e_rpc$6 e_rpc$6(
+    tbc_stack$dff32 e_rpc$6(
         .d(e_rpc$6$d),
         .q(e_rpc$6$q),
         .clock(e_rpc$6$clock)
     );
-    tbc_stack$e_rpc$7 e_rpc$7(
+    tbc_stack$dff32 e_rpc$7(
         .d(e_rpc$7$d),
         .q(e_rpc$7$q),
         .clock(e_rpc$7$clock)
     );
-    tbc_stack$e_mask$0 e_mask$0(
+    tbc_stack$dff256 e_mask$0(
         .d(e_mask$0$d),
         .q(e_mask$0$q),
         .clock(e_mask$0$clock)
     );
-    tbc_stack$e_mask$1 e_mask$1(
+    tbc_stack$dff256 e_mask$1(
         .d(e_mask$1$d),
         .q(e_mask$1$q),
         .clock(e_mask$1$clock)
     );
-    tbc_stack$e_mask$2 e_mask$2(
+    tbc_stack$dff256 e_mask$2(
         .d(e_mask$2$d),
         .q(e_mask$2$q),
         .clock(e_mask$2$clock)
     );
-    tbc_stack$e_mask$3 e_mask$3(
+    tbc_stack$dff256 e_mask$3(
         .d(e_mask$3$d),
         .q(e_mask$3$q),
         .clock(e_mask$3$clock)
     );
-    tbc_stack$e_mask$4 e_mask$4(
+    tbc_stack$dff256 e_mask$4(
         .d(e_mask$4$d),
         .q(e_mask$4$q),
         .clock(e_mask$4$clock)
     );
-    tbc_stack$e_mask$5 e_mask$5(
+    tbc_stack$dff256 e_mask$5(
         .d(e_mask$5$d),
         .q(e_mask$5$q),
         .clock(e_mask$5$clock)
     );
-    tbc_stack$e_mask$6 e_mask$6(
+    tbc_stack$dff256 e_mask$6(
         .d(e_mask$6$d),
         .q(e_mask$6$q),
         .clock(e_mask$6$clock)
     );
-    tbc_stack$e_mask$7 e_mask$7(
+    tbc_stack$dff256 e_mask$7(
         .d(e_mask$7$d),
         .q(e_mask$7$q),
         .clock(e_mask$7$clock)
     );
-    tbc_stack$e_umask$0 e_umask$0(
+    tbc_stack$dff256 e_umask$0(
         .d(e_umask$0$d),
         .q(e_umask$0$q),
         .clock(e_umask$0$clock)
     );
-    tbc_stack$e_umask$1 e_umask$1(
+    tbc_stack$dff256 e_umask$1(
         .d(e_umask$1$d),
         .q(e_umask$1$q),
         .clock(e_umask$1$clock)
     );
-    tbc_stack$e_umask$2 e_umask$2(
+    tbc_stack$dff256 e_umask$2(
         .d(e_umask$2$d),
         .q(e_umask$2$q),
         .clock(e_umask$2$clock)
     );
-    tbc_stack$e_umask$3 e_umask$3(
+    tbc_stack$dff256 e_umask$3(
         .d(e_umask$3$d),
         .q(e_umask$3$q),
         .clock(e_umask$3$clock)
     );
-    tbc_stack$e_umask$4 e_umask$4(
+    tbc_stack$dff256 e_umask$4(
         .d(e_umask$4$d),
         .q(e_umask$4$q),
         .clock(e_umask$4$clock)
     );
-    tbc_stack$e_umask$5 e_umask$5(
+    tbc_stack$dff256 e_umask$5(
         .d(e_umask$5$d),
         .q(e_umask$5$q),
         .clock(e_umask$5$clock)
     );
-    tbc_stack$e_umask$6 e_umask$6(
+    tbc_stack$dff256 e_umask$6(
         .d(e_umask$6$d),
         .q(e_umask$6$q),
         .clock(e_umask$6$clock)
     );
-    tbc_stack$e_umask$7 e_umask$7(
+    tbc_stack$dff256 e_umask$7(
         .d(e_umask$7$d),
         .q(e_umask$7$q),
         .clock(e_umask$7$clock)
     );
-    tbc_stack$e_wcnt$0 e_wcnt$0(
+    tbc_stack$dff4 e_wcnt$0(
         .d(e_wcnt$0$d),
         .q(e_wcnt$0$q),
         .clock(e_wcnt$0$clock)
     );
-    tbc_stack$e_wcnt$1 e_wcnt$1(
+    tbc_stack$dff4 e_wcnt$1(
         .d(e_wcnt$1$d),
         .q(e_wcnt$1$q),
         .clock(e_wcnt$1$clock)
     );
-    tbc_stack$e_wcnt$2 e_wcnt$2(
+    tbc_stack$dff4 e_wcnt$2(
         .d(e_wcnt$2$d),
         .q(e_wcnt$2$q),
         .clock(e_wcnt$2$clock)
     );
-    tbc_stack$e_wcnt$3 e_wcnt$3(
+    tbc_stack$dff4 e_wcnt$3(
         .d(e_wcnt$3$d),
         .q(e_wcnt$3$q),
         .clock(e_wcnt$3$clock)
     );
-    tbc_stack$e_wcnt$4 e_wcnt$4(
+    tbc_stack$dff4 e_wcnt$4(
         .d(e_wcnt$4$d),
         .q(e_wcnt$4$q),
         .clock(e_wcnt$4$clock)
     );
-    tbc_stack$e_wcnt$5 e_wcnt$5(
+    tbc_stack$dff4 e_wcnt$5(
         .d(e_wcnt$5$d),
         .q(e_wcnt$5$q),
         .clock(e_wcnt$5$clock)
     );
-    tbc_stack$e_wcnt$6 e_wcnt$6(
+    tbc_stack$dff4 e_wcnt$6(
         .d(e_wcnt$6$d),
         .q(e_wcnt$6$q),
         .clock(e_wcnt$6$clock)
     );
-    tbc_stack$e_wcnt$7 e_wcnt$7(
+    tbc_stack$dff4 e_wcnt$7(
         .d(e_wcnt$7$d),
         .q(e_wcnt$7$q),
         .clock(e_wcnt$7$clock)
     );
-    tbc_stack$used used(
+    tbc_stack$dff4 used(
         .d(used$d),
         .q(used$q),
         .clock(used$clock)
     );
-    tbc_stack$filling filling(
+    tbc_stack$dff1 filling(
         .d(filling$d),
         .q(filling$q),
         .clock(filling$clock)
     );
-    tbc_stack$moved moved(
+    tbc_stack$dff1 moved(
         .d(moved$d),
         .q(moved$q),
         .clock(moved$clock)
     );
-    tbc_stack$useful useful(
+    tbc_stack$dff1 useful(
         .d(useful$d),
         .q(useful$q),
         .clock(useful$clock)
     );
-    tbc_stack$over over(
+    tbc_stack$dff1 over(
         .d(over$d),
         .q(over$q),
         .clock(over$clock)
     );
-    tbc_stack$err err(
+    tbc_stack$dff1 err(
         .d(err$d),
         .q(err$q),
         .clock(err$clock)
@@ -1276,29 +1276,10 @@ module tbc_stack(clock,reset,op,stall,taken,not_taken,taken_pc,not_taken_pc,rpc,
         end
     end
 
-endmodule // top
+endmodule // tbc_stack
 
 
-module tbc_stack$e_mask$0(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$0
-
-
-module tbc_stack$e_mask$1(d,q,clock);
+module tbc_stack$dff256(d,q,clock);
 
     // Module arguments
     input wire  [255:0] d;
@@ -1314,124 +1295,10 @@ module tbc_stack$e_mask$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$e_mask$1
+endmodule // tbc_stack$dff256
 
 
-module tbc_stack$e_mask$2(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$2
-
-
-module tbc_stack$e_mask$3(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$3
-
-
-module tbc_stack$e_mask$4(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$4
-
-
-module tbc_stack$e_mask$5(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$5
-
-
-module tbc_stack$e_mask$6(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$6
-
-
-module tbc_stack$e_mask$7(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_mask$7
-
-
-module tbc_stack$e_pc$0(d,q,clock);
+module tbc_stack$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1447,447 +1314,10 @@ module tbc_stack$e_pc$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$e_pc$0
+endmodule // tbc_stack$dff32
 
 
-module tbc_stack$e_pc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$1
-
-
-module tbc_stack$e_pc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$2
-
-
-module tbc_stack$e_pc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$3
-
-
-module tbc_stack$e_pc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$4
-
-
-module tbc_stack$e_pc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$5
-
-
-module tbc_stack$e_pc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$6
-
-
-module tbc_stack$e_pc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_pc$7
-
-
-module tbc_stack$e_rpc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$0
-
-
-module tbc_stack$e_rpc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$1
-
-
-module tbc_stack$e_rpc$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$2
-
-
-module tbc_stack$e_rpc$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$3
-
-
-module tbc_stack$e_rpc$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$4
-
-
-module tbc_stack$e_rpc$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$5
-
-
-module tbc_stack$e_rpc$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$6
-
-
-module tbc_stack$e_rpc$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_rpc$7
-
-
-module tbc_stack$e_umask$0(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$0
-
-
-module tbc_stack$e_umask$1(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$1
-
-
-module tbc_stack$e_umask$2(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$2
-
-
-module tbc_stack$e_umask$3(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$3
-
-
-module tbc_stack$e_umask$4(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$4
-
-
-module tbc_stack$e_umask$5(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$5
-
-
-module tbc_stack$e_umask$6(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$6
-
-
-module tbc_stack$e_umask$7(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_umask$7
-
-
-module tbc_stack$e_wcnt$0(d,q,clock);
+module tbc_stack$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -1903,159 +1333,7 @@ module tbc_stack$e_wcnt$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$e_wcnt$0
-
-
-module tbc_stack$e_wcnt$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$1
-
-
-module tbc_stack$e_wcnt$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$2
-
-
-module tbc_stack$e_wcnt$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$3
-
-
-module tbc_stack$e_wcnt$4(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$4
-
-
-module tbc_stack$e_wcnt$5(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$5
-
-
-module tbc_stack$e_wcnt$6(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$6
-
-
-module tbc_stack$e_wcnt$7(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$e_wcnt$7
-
-
-module tbc_stack$err(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$err
+endmodule // tbc_stack$dff4
 
 
 module tbc_stack$evaluator(cta_mask,min_warps,active_warps,adequate);
@@ -2363,29 +1641,10 @@ module tbc_stack$evaluator(cta_mask,min_warps,active_warps,adequate);
         adequate = min_acc < active_acc;
     end
 
-endmodule // top$evaluator
+endmodule // tbc_stack$evaluator
 
 
-module tbc_stack$filling(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$filling
-
-
-module tbc_stack$moved(d,q,clock);
+module tbc_stack$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2401,61 +1660,4 @@ module tbc_stack$moved(d,q,clock);
        q <= d;
     end
 
-endmodule // top$moved
-
-
-module tbc_stack$over(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$over
-
-
-module tbc_stack$used(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$used
-
-
-module tbc_stack$useful(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$useful
+endmodule // tbc_stack$dff1

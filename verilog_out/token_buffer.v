@@ -298,352 +298,352 @@ module token_buffer(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_vc,a_ti
     reg  [15:0] fire_bit;
 
     // Sub module instances
-    token_buffer$full_a full_a(
+    token_buffer$dff16 full_a(
         .d(full_a$d),
         .q(full_a$q),
         .clock(full_a$clock)
     );
-    token_buffer$full_b full_b(
+    token_buffer$dff16 full_b(
         .d(full_b$d),
         .q(full_b$q),
         .clock(full_b$clock)
     );
-    token_buffer$full_c full_c(
+    token_buffer$dff16 full_c(
         .d(full_c$d),
         .q(full_c$q),
         .clock(full_c$clock)
     );
-    token_buffer$data_a$0 data_a$0(
+    token_buffer$dff32 data_a$0(
         .d(data_a$0$d),
         .q(data_a$0$q),
         .clock(data_a$0$clock)
     );
-    token_buffer$data_a$1 data_a$1(
+    token_buffer$dff32 data_a$1(
         .d(data_a$1$d),
         .q(data_a$1$q),
         .clock(data_a$1$clock)
     );
-    token_buffer$data_a$2 data_a$2(
+    token_buffer$dff32 data_a$2(
         .d(data_a$2$d),
         .q(data_a$2$q),
         .clock(data_a$2$clock)
     );
-    token_buffer$data_a$3 data_a$3(
+    token_buffer$dff32 data_a$3(
         .d(data_a$3$d),
         .q(data_a$3$q),
         .clock(data_a$3$clock)
     );
-    token_buffer$data_a$4 data_a$4(
+    token_buffer$dff32 data_a$4(
         .d(data_a$4$d),
         .q(data_a$4$q),
         .clock(data_a$4$clock)
     );
-    token_buffer$data_a$5 data_a$5(
+    token_buffer$dff32 data_a$5(
         .d(data_a$5$d),
         .q(data_a$5$q),
         .clock(data_a$5$clock)
     );
-    token_buffer$data_a$6 data_a$6(
+    token_buffer$dff32 data_a$6(
         .d(data_a$6$d),
         .q(data_a$6$q),
         .clock(data_a$6$clock)
     );
-    token_buffer$data_a$7 data_a$7(
+    token_buffer$dff32 data_a$7(
         .d(data_a$7$d),
         .q(data_a$7$q),
         .clock(data_a$7$clock)
     );
-    token_buffer$data_a$8 data_a$8(
+    token_buffer$dff32 data_a$8(
         .d(data_a$8$d),
         .q(data_a$8$q),
         .clock(data_a$8$clock)
     );
-    token_buffer$data_a$9 data_a$9(
+    token_buffer$dff32 data_a$9(
         .d(data_a$9$d),
         .q(data_a$9$q),
         .clock(data_a$9$clock)
     );
-    token_buffer$data_a$10 data_a$10(
+    token_buffer$dff32 data_a$10(
         .d(data_a$10$d),
         .q(data_a$10$q),
         .clock(data_a$10$clock)
     );
-    token_buffer$data_a$11 data_a$11(
+    token_buffer$dff32 data_a$11(
         .d(data_a$11$d),
         .q(data_a$11$q),
         .clock(data_a$11$clock)
     );
-    token_buffer$data_a$12 data_a$12(
+    token_buffer$dff32 data_a$12(
         .d(data_a$12$d),
         .q(data_a$12$q),
         .clock(data_a$12$clock)
     );
-    token_buffer$data_a$13 data_a$13(
+    token_buffer$dff32 data_a$13(
         .d(data_a$13$d),
         .q(data_a$13$q),
         .clock(data_a$13$clock)
     );
-    token_buffer$data_a$14 data_a$14(
+    token_buffer$dff32 data_a$14(
         .d(data_a$14$d),
         .q(data_a$14$q),
         .clock(data_a$14$clock)
     );
-    token_buffer$data_a$15 data_a$15(
+    token_buffer$dff32 data_a$15(
         .d(data_a$15$d),
         .q(data_a$15$q),
         .clock(data_a$15$clock)
     );
-    token_buffer$data_b$0 data_b$0(
+    token_buffer$dff32 data_b$0(
         .d(data_b$0$d),
         .q(data_b$0$q),
         .clock(data_b$0$clock)
     );
-    token_buffer$data_b$1 data_b$1(
+    token_buffer$dff32 data_b$1(
         .d(data_b$1$d),
         .q(data_b$1$q),
         .clock(data_b$1$clock)
     );
-    token_buffer$data_b$2 data_b$2(
+    token_buffer$dff32 data_b$2(
         .d(data_b$2$d),
         .q(data_b$2$q),
         .clock(data_b$2$clock)
     );
-    token_buffer$data_b$3 data_b$3(
+    token_buffer$dff32 data_b$3(
         .d(data_b$3$d),
         .q(data_b$3$q),
         .clock(data_b$3$clock)
     );
-    token_buffer$data_b$4 data_b$4(
+    token_buffer$dff32 data_b$4(
         .d(data_b$4$d),
         .q(data_b$4$q),
         .clock(data_b$4$clock)
     );
-    token_buffer$data_b$5 data_b$5(
+    token_buffer$dff32 data_b$5(
         .d(data_b$5$d),
         .q(data_b$5$q),
         .clock(data_b$5$clock)
     );
-    token_buffer$data_b$6 data_b$6(
+    token_buffer$dff32 data_b$6(
         .d(data_b$6$d),
         .q(data_b$6$q),
         .clock(data_b$6$clock)
     );
-    token_buffer$data_b$7 data_b$7(
+    token_buffer$dff32 data_b$7(
         .d(data_b$7$d),
         .q(data_b$7$q),
         .clock(data_b$7$clock)
     );
-    token_buffer$data_b$8 data_b$8(
+    token_buffer$dff32 data_b$8(
         .d(data_b$8$d),
         .q(data_b$8$q),
         .clock(data_b$8$clock)
     );
-    token_buffer$data_b$9 data_b$9(
+    token_buffer$dff32 data_b$9(
         .d(data_b$9$d),
         .q(data_b$9$q),
         .clock(data_b$9$clock)
     );
-    token_buffer$data_b$10 data_b$10(
+    token_buffer$dff32 data_b$10(
         .d(data_b$10$d),
         .q(data_b$10$q),
         .clock(data_b$10$clock)
     );
-    token_buffer$data_b$11 data_b$11(
+    token_buffer$dff32 data_b$11(
         .d(data_b$11$d),
         .q(data_b$11$q),
         .clock(data_b$11$clock)
     );
-    token_buffer$data_b$12 data_b$12(
+    token_buffer$dff32 data_b$12(
         .d(data_b$12$d),
         .q(data_b$12$q),
         .clock(data_b$12$clock)
     );
-    token_buffer$data_b$13 data_b$13(
+    token_buffer$dff32 data_b$13(
         .d(data_b$13$d),
         .q(data_b$13$q),
         .clock(data_b$13$clock)
     );
-    token_buffer$data_b$14 data_b$14(
+    token_buffer$dff32 data_b$14(
         .d(data_b$14$d),
         .q(data_b$14$q),
         .clock(data_b$14$clock)
     );
-    token_buffer$data_b$15 data_b$15(
+    token_buffer$dff32 data_b$15(
         .d(data_b$15$d),
         .q(data_b$15$q),
         .clock(data_b$15$clock)
     );
-    token_buffer$data_c$0 data_c$0(
+    token_buffer$dff32 data_c$0(
         .d(data_c$0$d),
         .q(data_c$0$q),
         .clock(data_c$0$clock)
     );
-    token_buffer$data_c$1 data_c$1(
+    token_buffer$dff32 data_c$1(
         .d(data_c$1$d),
         .q(data_c$1$q),
         .clock(data_c$1$clock)
     );
-    token_buffer$data_c$2 data_c$2(
+    token_buffer$dff32 data_c$2(
         .d(data_c$2$d),
         .q(data_c$2$q),
         .clock(data_c$2$clock)
     );
-    token_buffer$data_c$3 data_c$3(
+    token_buffer$dff32 data_c$3(
         .d(data_c$3$d),
         .q(data_c$3$q),
         .clock(data_c$3$clock)
     );
-    token_buffer$data_c$4 data_c$4(
+    token_buffer$dff32 data_c$4(
         .d(data_c$4$d),
         .q(data_c$4$q),
         .clock(data_c$4$clock)
     );
-    token_buffer$data_c$5 data_c$5(
+    token_buffer$dff32 data_c$5(
         .d(data_c$5$d),
         .q(data_c$5$q),
         .clock(data_c$5$clock)
     );
-    token_buffer$data_c$6 data_c$6(
+    token_buffer$dff32 data_c$6(
         .d(data_c$6$d),
         .q(data_c$6$q),
         .clock(data_c$6$clock)
     );
-    token_buffer$data_c$7 data_c$7(
+    token_buffer$dff32 data_c$7(
         .d(data_c$7$d),
         .q(data_c$7$q),
         .clock(data_c$7$clock)
     );
-    token_buffer$data_c$8 data_c$8(
+    token_buffer$dff32 data_c$8(
         .d(data_c$8$d),
         .q(data_c$8$q),
         .clock(data_c$8$clock)
     );
-    token_buffer$data_c$9 data_c$9(
+    token_buffer$dff32 data_c$9(
         .d(data_c$9$d),
         .q(data_c$9$q),
         .clock(data_c$9$clock)
     );
-    token_buffer$data_c$10 data_c$10(
+    token_buffer$dff32 data_c$10(
         .d(data_c$10$d),
         .q(data_c$10$q),
         .clock(data_c$10$clock)
     );
-    token_buffer$data_c$11 data_c$11(
+    token_buffer$dff32 data_c$11(
         .d(data_c$11$d),
         .q(data_c$11$q),
         .clock(data_c$11$clock)
     );
-    token_buffer$data_c$12 data_c$12(
+    token_buffer$dff32 data_c$12(
         .d(data_c$12$d),
         .q(data_c$12$q),
         .clock(data_c$12$clock)
     );
-    token_buffer$data_c$13 data_c$13(
+    token_buffer$dff32 data_c$13(
         .d(data_c$13$d),
         .q(data_c$13$q),
         .clock(data_c$13$clock)
     );
-    token_buffer$data_c$14 data_c$14(
+    token_buffer$dff32 data_c$14(
         .d(data_c$14$d),
         .q(data_c$14$q),
         .clock(data_c$14$clock)
     );
-    token_buffer$data_c$15 data_c$15(
+    token_buffer$dff32 data_c$15(
         .d(data_c$15$d),
         .q(data_c$15$q),
         .clock(data_c$15$clock)
     );
-    token_buffer$tid$0 tid$0(
+    token_buffer$dff16 tid$0(
         .d(tid$0$d),
         .q(tid$0$q),
         .clock(tid$0$clock)
     );
-    token_buffer$tid$1 tid$1(
+    token_buffer$dff16 tid$1(
         .d(tid$1$d),
         .q(tid$1$q),
         .clock(tid$1$clock)
     );
-    token_buffer$tid$2 tid$2(
+    token_buffer$dff16 tid$2(
         .d(tid$2$d),
         .q(tid$2$q),
         .clock(tid$2$clock)
     );
-    token_buffer$tid$3 tid$3(
+    token_buffer$dff16 tid$3(
         .d(tid$3$d),
         .q(tid$3$q),
         .clock(tid$3$clock)
     );
-    token_buffer$tid$4 tid$4(
+    token_buffer$dff16 tid$4(
         .d(tid$4$d),
         .q(tid$4$q),
         .clock(tid$4$clock)
     );
-    token_buffer$tid$5 tid$5(
+    token_buffer$dff16 tid$5(
         .d(tid$5$d),
         .q(tid$5$q),
         .clock(tid$5$clock)
     );
-    token_buffer$tid$6 tid$6(
+    token_buffer$dff16 tid$6(
         .d(tid$6$d),
         .q(tid$6$q),
         .clock(tid$6$clock)
     );
-    token_buffer$tid$7 tid$7(
+    token_buffer$dff16 tid$7(
         .d(tid$7$d),
         .q(tid$7$q),
         .clock(tid$7$clock)
     );
-    token_buffer$tid$8 tid$8(
+    token_buffer$dff16 tid$8(
         .d(tid$8$d),
         .q(tid$8$q),
         .clock(tid$8$clock)
     );
-    token_buffer$tid$9 tid$9(
+    token_buffer$dff16 tid$9(
         .d(tid$9$d),
         .q(tid$9$q),
         .clock(tid$9$clock)
     );
-    token_buffer$tid$10 tid$10(
+    token_buffer$dff16 tid$10(
         .d(tid$10$d),
         .q(tid$10$q),
         .clock(tid$10$clock)
     );
-    token_buffer$tid$11 tid$11(
+    token_buffer$dff16 tid$11(
         .d(tid$11$d),
         .q(tid$11$q),
         .clock(tid$11$clock)
     );
-    token_buffer$tid$12 tid$12(
+    token_buffer$dff16 tid$12(
         .d(tid$12$d),
         .q(tid$12$q),
         .clock(tid$12$clock)
     );
-    token_buffer$tid$13 tid$13(
+    token_buffer$dff16 tid$13(
         .d(tid$13$d),
         .q(tid$13$q),
         .clock(tid$13$clock)
     );
-    token_buffer$tid$14 tid$14(
+    token_buffer$dff16 tid$14(
         .d(tid$14$d),
         .q(tid$14$q),
         .clock(tid$14$clock)
     );
-    token_buffer$tid$15 tid$15(
+    token_buffer$dff16 tid$15(
         .d(tid$15$d),
         .q(tid$15$q),
         .clock(tid$15$clock)
     );
-    token_buffer$last last(
+    token_buffer$dff4 last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
     );
-    token_buffer$count_minus_one count_minus_one(
+    token_buffer$dff2 count_minus_one(
         .d(count_minus_one$d),
         .q(count_minus_one$q),
         .clock(count_minus_one$clock)
     );
-    token_buffer$error error(
+    token_buffer$dff1 error(
         .d(error$d),
         .q(error$q),
         .clock(error$clock)
@@ -1474,7 +1474,7 @@ module token_buffer(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_vc,a_ti
         end
     end
 
-endmodule // top
+endmodule // token_buffer
 
 
 module token_buffer$arbiter(request,last,grant_valid,grant);
@@ -1501,12 +1501,12 @@ module token_buffer$arbiter(request,last,grant_valid,grant);
     reg  [15:0] above;
 
     // Sub module instances
-    token_buffer$arbiter$upper upper(
+    token_buffer$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    token_buffer$arbiter$all all(
+    token_buffer$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -1524,129 +1524,10 @@ module token_buffer$arbiter(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$arbiter
+endmodule // token_buffer$arbiter
 
 
-module token_buffer$arbiter$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [15:0] mask;
-    output reg  [3:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 4'h0;
-    localparam  ids$1 = 4'h1;
-    localparam  ids$2 = 4'h2;
-    localparam  ids$3 = 4'h3;
-    localparam  ids$4 = 4'h4;
-    localparam  ids$5 = 4'h5;
-    localparam  ids$6 = 4'h6;
-    localparam  ids$7 = 4'h7;
-    localparam  ids$8 = 4'h8;
-    localparam  ids$9 = 4'h9;
-    localparam  ids$10 = 4'ha;
-    localparam  ids$11 = 4'hb;
-    localparam  ids$12 = 4'hc;
-    localparam  ids$13 = 4'hd;
-    localparam  ids$14 = 4'he;
-    localparam  ids$15 = 4'hf;
-    localparam  onehot$0 = 16'h1;
-    localparam  onehot$1 = 16'h2;
-    localparam  onehot$2 = 16'h4;
-    localparam  onehot$3 = 16'h8;
-    localparam  onehot$4 = 16'h10;
-    localparam  onehot$5 = 16'h20;
-    localparam  onehot$6 = 16'h40;
-    localparam  onehot$7 = 16'h80;
-    localparam  onehot$8 = 16'h100;
-    localparam  onehot$9 = 16'h200;
-    localparam  onehot$10 = 16'h400;
-    localparam  onehot$11 = 16'h800;
-    localparam  onehot$12 = 16'h1000;
-    localparam  onehot$13 = 16'h2000;
-    localparam  onehot$14 = 16'h4000;
-    localparam  onehot$15 = 16'h8000;
-    localparam  zero = 4'h0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$arbiter$all
-
-
-module token_buffer$arbiter$upper(mask,index,valid);
+module token_buffer$all(mask,index,valid);
 
     // Module arguments
     input wire  [15:0] mask;
@@ -1762,10 +1643,10 @@ module token_buffer$arbiter$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$arbiter$upper
+endmodule // token_buffer$all
 
 
-module token_buffer$count_minus_one(d,q,clock);
+module token_buffer$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1781,29 +1662,10 @@ module token_buffer$count_minus_one(d,q,clock);
        q <= d;
     end
 
-endmodule // top$count_minus_one
+endmodule // token_buffer$dff2
 
 
-module token_buffer$data_a$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$0
-
-
-module token_buffer$data_a$1(d,q,clock);
+module token_buffer$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1819,884 +1681,10 @@ module token_buffer$data_a$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$data_a$1
+endmodule // token_buffer$dff32
 
 
-module token_buffer$data_a$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$10
-
-
-module token_buffer$data_a$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$11
-
-
-module token_buffer$data_a$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$12
-
-
-module token_buffer$data_a$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$13
-
-
-module token_buffer$data_a$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$14
-
-
-module token_buffer$data_a$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$15
-
-
-module token_buffer$data_a$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$2
-
-
-module token_buffer$data_a$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$3
-
-
-module token_buffer$data_a$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$4
-
-
-module token_buffer$data_a$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$5
-
-
-module token_buffer$data_a$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$6
-
-
-module token_buffer$data_a$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$7
-
-
-module token_buffer$data_a$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$8
-
-
-module token_buffer$data_a$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$9
-
-
-module token_buffer$data_b$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$0
-
-
-module token_buffer$data_b$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$1
-
-
-module token_buffer$data_b$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$10
-
-
-module token_buffer$data_b$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$11
-
-
-module token_buffer$data_b$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$12
-
-
-module token_buffer$data_b$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$13
-
-
-module token_buffer$data_b$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$14
-
-
-module token_buffer$data_b$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$15
-
-
-module token_buffer$data_b$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$2
-
-
-module token_buffer$data_b$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$3
-
-
-module token_buffer$data_b$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$4
-
-
-module token_buffer$data_b$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$5
-
-
-module token_buffer$data_b$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$6
-
-
-module token_buffer$data_b$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$7
-
-
-module token_buffer$data_b$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$8
-
-
-module token_buffer$data_b$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$9
-
-
-module token_buffer$data_c$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$0
-
-
-module token_buffer$data_c$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$1
-
-
-module token_buffer$data_c$10(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$10
-
-
-module token_buffer$data_c$11(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$11
-
-
-module token_buffer$data_c$12(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$12
-
-
-module token_buffer$data_c$13(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$13
-
-
-module token_buffer$data_c$14(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$14
-
-
-module token_buffer$data_c$15(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$15
-
-
-module token_buffer$data_c$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$2
-
-
-module token_buffer$data_c$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$3
-
-
-module token_buffer$data_c$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$4
-
-
-module token_buffer$data_c$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$5
-
-
-module token_buffer$data_c$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$6
-
-
-module token_buffer$data_c$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$7
-
-
-module token_buffer$data_c$8(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$8
-
-
-module token_buffer$data_c$9(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$9
-
-
-module token_buffer$error(d,q,clock);
+module token_buffer$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -2712,29 +1700,10 @@ module token_buffer$error(d,q,clock);
        q <= d;
     end
 
-endmodule // top$error
+endmodule // token_buffer$dff1
 
 
-module token_buffer$full_a(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$full_a
-
-
-module token_buffer$full_b(d,q,clock);
+module token_buffer$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2750,29 +1719,10 @@ module token_buffer$full_b(d,q,clock);
        q <= d;
     end
 
-endmodule // top$full_b
+endmodule // token_buffer$dff16
 
 
-module token_buffer$full_c(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$full_c
-
-
-module token_buffer$last(d,q,clock);
+module token_buffer$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -2788,308 +1738,4 @@ module token_buffer$last(d,q,clock);
        q <= d;
     end
 
-endmodule // top$last
-
-
-module token_buffer$tid$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$0
-
-
-module token_buffer$tid$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$1
-
-
-module token_buffer$tid$10(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$10
-
-
-module token_buffer$tid$11(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$11
-
-
-module token_buffer$tid$12(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$12
-
-
-module token_buffer$tid$13(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$13
-
-
-module token_buffer$tid$14(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$14
-
-
-module token_buffer$tid$15(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$15
-
-
-module token_buffer$tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$2
-
-
-module token_buffer$tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$3
-
-
-module token_buffer$tid$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$4
-
-
-module token_buffer$tid$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$5
-
-
-module token_buffer$tid$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$6
-
-
-module token_buffer$tid$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$7
-
-
-module token_buffer$tid$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$8
-
-
-module token_buffer$tid$9(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$9
+endmodule // token_buffer$dff4

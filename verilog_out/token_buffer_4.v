@@ -142,112 +142,112 @@ module token_buffer_4(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_vc,a_
     reg  [3:0] fire_bit;
 
     // Sub module instances
-    token_buffer_4$full_a full_a(
+    token_buffer_4$dff4 full_a(
         .d(full_a$d),
         .q(full_a$q),
         .clock(full_a$clock)
     );
-    token_buffer_4$full_b full_b(
+    token_buffer_4$dff4 full_b(
         .d(full_b$d),
         .q(full_b$q),
         .clock(full_b$clock)
     );
-    token_buffer_4$full_c full_c(
+    token_buffer_4$dff4 full_c(
         .d(full_c$d),
         .q(full_c$q),
         .clock(full_c$clock)
     );
-    token_buffer_4$data_a$0 data_a$0(
+    token_buffer_4$dff32 data_a$0(
         .d(data_a$0$d),
         .q(data_a$0$q),
         .clock(data_a$0$clock)
     );
-    token_buffer_4$data_a$1 data_a$1(
+    token_buffer_4$dff32 data_a$1(
         .d(data_a$1$d),
         .q(data_a$1$q),
         .clock(data_a$1$clock)
     );
-    token_buffer_4$data_a$2 data_a$2(
+    token_buffer_4$dff32 data_a$2(
         .d(data_a$2$d),
         .q(data_a$2$q),
         .clock(data_a$2$clock)
     );
-    token_buffer_4$data_a$3 data_a$3(
+    token_buffer_4$dff32 data_a$3(
         .d(data_a$3$d),
         .q(data_a$3$q),
         .clock(data_a$3$clock)
     );
-    token_buffer_4$data_b$0 data_b$0(
+    token_buffer_4$dff32 data_b$0(
         .d(data_b$0$d),
         .q(data_b$0$q),
         .clock(data_b$0$clock)
     );
-    token_buffer_4$data_b$1 data_b$1(
+    token_buffer_4$dff32 data_b$1(
         .d(data_b$1$d),
         .q(data_b$1$q),
         .clock(data_b$1$clock)
     );
-    token_buffer_4$data_b$2 data_b$2(
+    token_buffer_4$dff32 data_b$2(
         .d(data_b$2$d),
         .q(data_b$2$q),
         .clock(data_b$2$clock)
     );
-    token_buffer_4$data_b$3 data_b$3(
+    token_buffer_4$dff32 data_b$3(
         .d(data_b$3$d),
         .q(data_b$3$q),
         .clock(data_b$3$clock)
     );
-    token_buffer_4$data_c$0 data_c$0(
+    token_buffer_4$dff32 data_c$0(
         .d(data_c$0$d),
         .q(data_c$0$q),
         .clock(data_c$0$clock)
     );
-    token_buffer_4$data_c$1 data_c$1(
+    token_buffer_4$dff32 data_c$1(
         .d(data_c$1$d),
         .q(data_c$1$q),
         .clock(data_c$1$clock)
     );
-    token_buffer_4$data_c$2 data_c$2(
+    token_buffer_4$dff32 data_c$2(
         .d(data_c$2$d),
         .q(data_c$2$q),
         .clock(data_c$2$clock)
     );
-    token_buffer_4$data_c$3 data_c$3(
+    token_buffer_4$dff32 data_c$3(
         .d(data_c$3$d),
         .q(data_c$3$q),
         .clock(data_c$3$clock)
     );
-    token_buffer_4$tid$0 tid$0(
+    token_buffer_4$dff16 tid$0(
         .d(tid$0$d),
         .q(tid$0$q),
         .clock(tid$0$clock)
     );
-    token_buffer_4$tid$1 tid$1(
+    token_buffer_4$dff16 tid$1(
         .d(tid$1$d),
         .q(tid$1$q),
         .clock(tid$1$clock)
     );
-    token_buffer_4$tid$2 tid$2(
+    token_buffer_4$dff16 tid$2(
         .d(tid$2$d),
         .q(tid$2$q),
         .clock(tid$2$clock)
     );
-    token_buffer_4$tid$3 tid$3(
+    token_buffer_4$dff16 tid$3(
         .d(tid$3$d),
         .q(tid$3$q),
         .clock(tid$3$clock)
     );
-    token_buffer_4$last last(
+    token_buffer_4$dff2 last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
     );
-    token_buffer_4$count_minus_one count_minus_one(
+    token_buffer_4$dff2 count_minus_one(
         .d(count_minus_one$d),
         .q(count_minus_one$q),
         .clock(count_minus_one$clock)
     );
-    token_buffer_4$error error(
+    token_buffer_4$dff1 error(
         .d(error$d),
         .q(error$q),
         .clock(error$clock)
@@ -538,7 +538,7 @@ module token_buffer_4(clock,reset,cfg_valid,cfg_operands,a_valid,a_ready,a_vc,a_
         end
     end
 
-endmodule // top
+endmodule // token_buffer_4
 
 
 module token_buffer_4$arbiter(request,last,grant_valid,grant);
@@ -565,12 +565,12 @@ module token_buffer_4$arbiter(request,last,grant_valid,grant);
     reg  [3:0] above;
 
     // Sub module instances
-    token_buffer_4$arbiter$upper upper(
+    token_buffer_4$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    token_buffer_4$arbiter$all all(
+    token_buffer_4$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -588,57 +588,10 @@ module token_buffer_4$arbiter(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$arbiter
+endmodule // token_buffer_4$arbiter
 
 
-module token_buffer_4$arbiter$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [3:0] mask;
-    output reg  [1:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 2'b0;
-    localparam  ids$1 = 2'b1;
-    localparam  ids$2 = 2'b10;
-    localparam  ids$3 = 2'b11;
-    localparam  onehot$0 = 4'h1;
-    localparam  onehot$1 = 4'h2;
-    localparam  onehot$2 = 4'h4;
-    localparam  onehot$3 = 4'h8;
-    localparam  zero = 2'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$arbiter$all
-
-
-module token_buffer_4$arbiter$upper(mask,index,valid);
+module token_buffer_4$all(mask,index,valid);
 
     // Module arguments
     input wire  [3:0] mask;
@@ -682,29 +635,10 @@ module token_buffer_4$arbiter$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$arbiter$upper
+endmodule // token_buffer_4$all
 
 
-module token_buffer_4$count_minus_one(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$count_minus_one
-
-
-module token_buffer_4$data_a$0(d,q,clock);
+module token_buffer_4$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -720,219 +654,10 @@ module token_buffer_4$data_a$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$data_a$0
+endmodule // token_buffer_4$dff32
 
 
-module token_buffer_4$data_a$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$1
-
-
-module token_buffer_4$data_a$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$2
-
-
-module token_buffer_4$data_a$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_a$3
-
-
-module token_buffer_4$data_b$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$0
-
-
-module token_buffer_4$data_b$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$1
-
-
-module token_buffer_4$data_b$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$2
-
-
-module token_buffer_4$data_b$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_b$3
-
-
-module token_buffer_4$data_c$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$0
-
-
-module token_buffer_4$data_c$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$1
-
-
-module token_buffer_4$data_c$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$2
-
-
-module token_buffer_4$data_c$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$data_c$3
-
-
-module token_buffer_4$error(d,q,clock);
+module token_buffer_4$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -948,29 +673,10 @@ module token_buffer_4$error(d,q,clock);
        q <= d;
     end
 
-endmodule // top$error
+endmodule // token_buffer_4$dff1
 
 
-module token_buffer_4$full_a(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$full_a
-
-
-module token_buffer_4$full_b(d,q,clock);
+module token_buffer_4$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -986,29 +692,10 @@ module token_buffer_4$full_b(d,q,clock);
        q <= d;
     end
 
-endmodule // top$full_b
+endmodule // token_buffer_4$dff4
 
 
-module token_buffer_4$full_c(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$full_c
-
-
-module token_buffer_4$last(d,q,clock);
+module token_buffer_4$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1024,29 +711,10 @@ module token_buffer_4$last(d,q,clock);
        q <= d;
     end
 
-endmodule // top$last
+endmodule // token_buffer_4$dff2
 
 
-module token_buffer_4$tid$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$0
-
-
-module token_buffer_4$tid$1(d,q,clock);
+module token_buffer_4$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1062,42 +730,4 @@ module token_buffer_4$tid$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$tid$1
-
-
-module token_buffer_4$tid$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$2
-
-
-module token_buffer_4$tid$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$tid$3
+endmodule // token_buffer_4$dff16

@@ -173,27 +173,27 @@ module two_level_scheduler(clock,reset,ready,accept,grant_valid,grant,group);
     reg  any_grant;
 
     // Sub module instances
-    two_level_scheduler$cur cur(
+    two_level_scheduler$dff2 cur(
         .d(cur$d),
         .q(cur$q),
         .clock(cur$clock)
     );
-    two_level_scheduler$start$0 start$0(
+    two_level_scheduler$dff3 start$0(
         .d(start$0$d),
         .q(start$0$q),
         .clock(start$0$clock)
     );
-    two_level_scheduler$start$1 start$1(
+    two_level_scheduler$dff3 start$1(
         .d(start$1$d),
         .q(start$1$q),
         .clock(start$1$clock)
     );
-    two_level_scheduler$start$2 start$2(
+    two_level_scheduler$dff3 start$2(
         .d(start$2$d),
         .q(start$2$q),
         .clock(start$2$clock)
     );
-    two_level_scheduler$start$3 start$3(
+    two_level_scheduler$dff3 start$3(
         .d(start$3$d),
         .q(start$3$q),
         .clock(start$3$clock)
@@ -441,10 +441,10 @@ module two_level_scheduler(clock,reset,ready,accept,grant_valid,grant,group);
         end
     end
 
-endmodule // top
+endmodule // two_level_scheduler
 
 
-module two_level_scheduler$cur(d,q,clock);
+module two_level_scheduler$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -460,7 +460,7 @@ module two_level_scheduler$cur(d,q,clock);
        q <= d;
     end
 
-endmodule // top$cur
+endmodule // two_level_scheduler$dff2
 
 
 module two_level_scheduler$group_arb(request,last,grant_valid,grant);
@@ -487,12 +487,12 @@ module two_level_scheduler$group_arb(request,last,grant_valid,grant);
     reg  [3:0] above;
 
     // Sub module instances
-    two_level_scheduler$group_arb$upper upper(
+    two_level_scheduler$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    two_level_scheduler$group_arb$all all(
+    two_level_scheduler$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -510,57 +510,10 @@ module two_level_scheduler$group_arb(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$group_arb
+endmodule // two_level_scheduler$group_arb
 
 
-module two_level_scheduler$group_arb$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [3:0] mask;
-    output reg  [1:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 2'b0;
-    localparam  ids$1 = 2'b1;
-    localparam  ids$2 = 2'b10;
-    localparam  ids$3 = 2'b11;
-    localparam  onehot$0 = 4'h1;
-    localparam  onehot$1 = 4'h2;
-    localparam  onehot$2 = 4'h4;
-    localparam  onehot$3 = 4'h8;
-    localparam  zero = 2'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$group_arb$all
-
-
-module two_level_scheduler$group_arb$upper(mask,index,valid);
+module two_level_scheduler$all(mask,index,valid);
 
     // Module arguments
     input wire  [3:0] mask;
@@ -604,29 +557,10 @@ module two_level_scheduler$group_arb$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$group_arb$upper
+endmodule // two_level_scheduler$all
 
 
-module two_level_scheduler$start$0(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$start$0
-
-
-module two_level_scheduler$start$1(d,q,clock);
+module two_level_scheduler$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -642,45 +576,7 @@ module two_level_scheduler$start$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$start$1
-
-
-module two_level_scheduler$start$2(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$start$2
-
-
-module two_level_scheduler$start$3(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$start$3
+endmodule // two_level_scheduler$dff3
 
 
 module two_level_scheduler$warp_arb(request,last,grant_valid,grant);
@@ -707,12 +603,12 @@ module two_level_scheduler$warp_arb(request,last,grant_valid,grant);
     reg  [7:0] above;
 
     // Sub module instances
-    two_level_scheduler$warp_arb$upper upper(
+    two_level_scheduler$all_2 upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    two_level_scheduler$warp_arb$all all(
+    two_level_scheduler$all_2 all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -730,81 +626,10 @@ module two_level_scheduler$warp_arb(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$warp_arb
+endmodule // two_level_scheduler$warp_arb
 
 
-module two_level_scheduler$warp_arb$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [7:0] mask;
-    output reg  [2:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 3'b0;
-    localparam  ids$1 = 3'b1;
-    localparam  ids$2 = 3'b10;
-    localparam  ids$3 = 3'b11;
-    localparam  ids$4 = 3'b100;
-    localparam  ids$5 = 3'b101;
-    localparam  ids$6 = 3'b110;
-    localparam  ids$7 = 3'b111;
-    localparam  onehot$0 = 8'h1;
-    localparam  onehot$1 = 8'h2;
-    localparam  onehot$2 = 8'h4;
-    localparam  onehot$3 = 8'h8;
-    localparam  onehot$4 = 8'h10;
-    localparam  onehot$5 = 8'h20;
-    localparam  onehot$6 = 8'h40;
-    localparam  onehot$7 = 8'h80;
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$warp_arb$all
-
-
-module two_level_scheduler$warp_arb$upper(mask,index,valid);
+module two_level_scheduler$all_2(mask,index,valid);
 
     // Module arguments
     input wire  [7:0] mask;
@@ -872,4 +697,4 @@ module two_level_scheduler$warp_arb$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$warp_arb$upper
+endmodule // two_level_scheduler$all_2

@@ -73,17 +73,17 @@ module two_level_scheduler_4x2(clock,reset,ready,accept,grant_valid,grant,group)
     reg  any_grant;
 
     // Sub module instances
-    two_level_scheduler_4x2$cur cur(
+    two_level_scheduler_4x2$dff1 cur(
         .d(cur$d),
         .q(cur$q),
         .clock(cur$clock)
     );
-    two_level_scheduler_4x2$start$0 start$0(
+    two_level_scheduler_4x2$dff1 start$0(
         .d(start$0$d),
         .q(start$0$q),
         .clock(start$0$clock)
     );
-    two_level_scheduler_4x2$start$1 start$1(
+    two_level_scheduler_4x2$dff1 start$1(
         .d(start$1$d),
         .q(start$1$q),
         .clock(start$1$clock)
@@ -94,7 +94,7 @@ module two_level_scheduler_4x2(clock,reset,ready,accept,grant_valid,grant,group)
         .grant_valid(group_arb$grant_valid),
         .grant(group_arb$grant)
     );
-    two_level_scheduler_4x2$warp_arb warp_arb(
+    two_level_scheduler_4x2$group_arb warp_arb(
         .request(warp_arb$request),
         .last(warp_arb$last),
         .grant_valid(warp_arb$grant_valid),
@@ -189,10 +189,10 @@ module two_level_scheduler_4x2(clock,reset,ready,accept,grant_valid,grant,group)
         end
     end
 
-endmodule // top
+endmodule // two_level_scheduler_4x2
 
 
-module two_level_scheduler_4x2$cur(d,q,clock);
+module two_level_scheduler_4x2$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -208,7 +208,7 @@ module two_level_scheduler_4x2$cur(d,q,clock);
        q <= d;
     end
 
-endmodule // top$cur
+endmodule // two_level_scheduler_4x2$dff1
 
 
 module two_level_scheduler_4x2$group_arb(request,last,grant_valid,grant);
@@ -235,12 +235,12 @@ module two_level_scheduler_4x2$group_arb(request,last,grant_valid,grant);
     reg  [1:0] above;
 
     // Sub module instances
-    two_level_scheduler_4x2$group_arb$upper upper(
+    two_level_scheduler_4x2$all upper(
         .mask(upper$mask),
         .index(upper$index),
         .valid(upper$valid)
     );
-    two_level_scheduler_4x2$group_arb$all all(
+    two_level_scheduler_4x2$all all(
         .mask(all$mask),
         .index(all$index),
         .valid(all$valid)
@@ -258,45 +258,10 @@ module two_level_scheduler_4x2$group_arb(request,last,grant_valid,grant);
         end
     end
 
-endmodule // top$group_arb
+endmodule // two_level_scheduler_4x2$group_arb
 
 
-module two_level_scheduler_4x2$group_arb$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [1:0] mask;
-    output reg  index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 1'b0;
-    localparam  ids$1 = 1'b1;
-    localparam  onehot$0 = 2'b1;
-    localparam  onehot$1 = 2'b10;
-    localparam  zero = 1'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$group_arb$all
-
-
-module two_level_scheduler_4x2$group_arb$upper(mask,index,valid);
+module two_level_scheduler_4x2$all(mask,index,valid);
 
     // Module arguments
     input wire  [1:0] mask;
@@ -328,162 +293,4 @@ module two_level_scheduler_4x2$group_arb$upper(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$group_arb$upper
-
-
-module two_level_scheduler_4x2$start$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$start$0
-
-
-module two_level_scheduler_4x2$start$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$start$1
-
-
-module two_level_scheduler_4x2$warp_arb(request,last,grant_valid,grant);
-
-    // Module arguments
-    input wire  [1:0] request;
-    input wire  last;
-    output reg  grant_valid;
-    output reg  grant;
-
-    // Constant declarations
-    localparam  all_ones = 2'b11;
-    localparam  one = 16'h1;
-
-    // Stub signals
-    reg  [1:0] upper$mask;
-    wire  upper$index;
-    wire  upper$valid;
-    reg  [1:0] all$mask;
-    wire  all$index;
-    wire  all$valid;
-
-    // Local signals
-    reg  [1:0] above;
-
-    // Sub module instances
-    two_level_scheduler_4x2$warp_arb$upper upper(
-        .mask(upper$mask),
-        .index(upper$index),
-        .valid(upper$valid)
-    );
-    two_level_scheduler_4x2$warp_arb$all all(
-        .mask(all$mask),
-        .index(all$index),
-        .valid(all$valid)
-    );
-
-    // Update code
-    always @(*) begin
-        above = (all_ones << last) << one;
-        upper$mask = request & above;
-        all$mask = request;
-        grant_valid = all$valid;
-        grant = all$index;
-        if (upper$valid) begin
-            grant = upper$index;
-        end
-    end
-
-endmodule // top$warp_arb
-
-
-module two_level_scheduler_4x2$warp_arb$all(mask,index,valid);
-
-    // Module arguments
-    input wire  [1:0] mask;
-    output reg  index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 1'b0;
-    localparam  ids$1 = 1'b1;
-    localparam  onehot$0 = 2'b1;
-    localparam  onehot$1 = 2'b10;
-    localparam  zero = 1'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$warp_arb$all
-
-
-module two_level_scheduler_4x2$warp_arb$upper(mask,index,valid);
-
-    // Module arguments
-    input wire  [1:0] mask;
-    output reg  index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 1'b0;
-    localparam  ids$1 = 1'b1;
-    localparam  onehot$0 = 2'b1;
-    localparam  onehot$1 = 2'b10;
-    localparam  zero = 1'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$warp_arb$upper
+endmodule // two_level_scheduler_4x2$all

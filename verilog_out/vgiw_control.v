@@ -297,7 +297,7 @@ module vgiw_control(clock,reset,load_valid,load_block,load_succ0,load_succ1,load
         nonempty = cvt$nonempty;
     end
 
-endmodule // top
+endmodule // vgiw_control
 
 
 module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,load_exit0,load_exit1,load_cfg,start,tile_threads,cfg_busy,cfg_block,cfg_word,running,cur_block,kernel_done,in_flight,cvt_rd_valid,cvt_rd_ready,cvt_rd_block,cvt_rd_word,cvt_rd_data_valid,cvt_rd_data,cvt_wr_valid,cvt_wr_ready,cvt_wr_block,cvt_wr_word,cvt_wr_bits,cvt_q_block,cvt_q_words,cvt_nonempty,bat_valid,bat_ready,bat_base,bat_bitmap,inj,init_busy,term_valid,term_ready,term_taken,term_base,term_bitmap,retire,term_empty,term_flush);
@@ -570,7 +570,7 @@ module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,
     reg  term_ready_l;
 
     // Sub module instances
-    vgiw_control$bbs$cfg_ram cfg_ram(
+    vgiw_control$cfg_ram cfg_ram(
         .read_address(cfg_ram$read_address),
         .read_clock(cfg_ram$read_clock),
         .read_data(cfg_ram$read_data),
@@ -579,7 +579,7 @@ module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,
         .write_data(cfg_ram$write_data),
         .write_enable(cfg_ram$write_enable)
     );
-    vgiw_control$bbs$succ0_ram succ0_ram(
+    vgiw_control$succ0_ram succ0_ram(
         .read_address(succ0_ram$read_address),
         .read_clock(succ0_ram$read_clock),
         .read_data(succ0_ram$read_data),
@@ -588,7 +588,7 @@ module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,
         .write_data(succ0_ram$write_data),
         .write_enable(succ0_ram$write_enable)
     );
-    vgiw_control$bbs$succ1_ram succ1_ram(
+    vgiw_control$succ0_ram succ1_ram(
         .read_address(succ1_ram$read_address),
         .read_clock(succ1_ram$read_clock),
         .read_data(succ1_ram$read_data),
@@ -597,7 +597,7 @@ module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,
         .write_data(succ1_ram$write_data),
         .write_enable(succ1_ram$write_enable)
     );
-    vgiw_control$bbs$exit_ram exit_ram(
+    vgiw_control$exit_ram exit_ram(
         .read_address(exit_ram$read_address),
         .read_clock(exit_ram$read_clock),
         .read_data(exit_ram$read_data),
@@ -606,92 +606,92 @@ module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,
         .write_data(exit_ram$write_data),
         .write_enable(exit_ram$write_enable)
     );
-    vgiw_control$bbs$ram_valid ram_valid(
+    vgiw_control$dff1 ram_valid(
         .d(ram_valid$d),
         .q(ram_valid$q),
         .clock(ram_valid$clock)
     );
-    vgiw_control$bbs$ram_addr ram_addr(
+    vgiw_control$dff5 ram_addr(
         .d(ram_addr$d),
         .q(ram_addr$q),
         .clock(ram_addr$clock)
     );
-    vgiw_control$bbs$state state(
+    vgiw_control$dff3 state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    vgiw_control$bbs$ctr ctr(
+    vgiw_control$dff16 ctr(
         .d(ctr$d),
         .q(ctr$q),
         .clock(ctr$clock)
     );
-    vgiw_control$bbs$cur cur(
+    vgiw_control$dff5 cur(
         .d(cur$d),
         .q(cur$q),
         .clock(cur$clock)
     );
-    vgiw_control$bbs$cur_cfg cur_cfg(
+    vgiw_control$dff32 cur_cfg(
         .d(cur_cfg$d),
         .q(cur_cfg$q),
         .clock(cur_cfg$clock)
     );
-    vgiw_control$bbs$cur_succ0 cur_succ0(
+    vgiw_control$dff5 cur_succ0(
         .d(cur_succ0$d),
         .q(cur_succ0$q),
         .clock(cur_succ0$clock)
     );
-    vgiw_control$bbs$cur_succ1 cur_succ1(
+    vgiw_control$dff5 cur_succ1(
         .d(cur_succ1$d),
         .q(cur_succ1$q),
         .clock(cur_succ1$clock)
     );
-    vgiw_control$bbs$cur_exit cur_exit(
+    vgiw_control$dff2 cur_exit(
         .d(cur_exit$d),
         .q(cur_exit$q),
         .clock(cur_exit$clock)
     );
-    vgiw_control$bbs$resp_pending resp_pending(
+    vgiw_control$dff1 resp_pending(
         .d(resp_pending$d),
         .q(resp_pending$q),
         .clock(resp_pending$clock)
     );
-    vgiw_control$bbs$resp_word resp_word(
+    vgiw_control$dff4 resp_word(
         .d(resp_word$d),
         .q(resp_word$q),
         .clock(resp_word$clock)
     );
-    vgiw_control$bbs$batv batv(
+    vgiw_control$dff1 batv(
         .d(batv$d),
         .q(batv$q),
         .clock(batv$clock)
     );
-    vgiw_control$bbs$bat_base_q bat_base_q(
+    vgiw_control$dff16 bat_base_q(
         .d(bat_base_q$d),
         .q(bat_base_q$q),
         .clock(bat_base_q$clock)
     );
-    vgiw_control$bbs$bat_bits_q bat_bits_q(
+    vgiw_control$dff64 bat_bits_q(
         .d(bat_bits_q$d),
         .q(bat_bits_q$q),
         .clock(bat_bits_q$clock)
     );
-    vgiw_control$bbs$flight flight(
+    vgiw_control$dff16 flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    vgiw_control$bbs$sel_pe sel_pe(
+    vgiw_control$cand_pe sel_pe(
         .mask(sel_pe$mask),
         .index(sel_pe$index),
         .valid(sel_pe$valid)
     );
-    vgiw_control$bbs$cand_pe cand_pe(
+    vgiw_control$cand_pe cand_pe(
         .mask(cand_pe$mask),
         .index(cand_pe$index),
         .valid(cand_pe$valid)
     );
-    vgiw_control$bbs$word_pe word_pe(
+    vgiw_control$word_pe word_pe(
         .mask(word_pe$mask),
         .index(word_pe$index),
         .valid(word_pe$valid)
@@ -1094,29 +1094,10 @@ module vgiw_control$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,
         end
     end
 
-endmodule // top$bbs
+endmodule // vgiw_control$bbs
 
 
-module vgiw_control$bbs$bat_base_q(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$bat_base_q
-
-
-module vgiw_control$bbs$bat_bits_q(d,q,clock);
+module vgiw_control$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -1132,244 +1113,10 @@ module vgiw_control$bbs$bat_bits_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$bat_bits_q
+endmodule // vgiw_control$dff64
 
 
-module vgiw_control$bbs$batv(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$batv
-
-
-module vgiw_control$bbs$cand_pe(mask,index,valid);
-
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  [4:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 5'b0;
-    localparam  ids$1 = 5'b1;
-    localparam  ids$2 = 5'b10;
-    localparam  ids$3 = 5'b11;
-    localparam  ids$4 = 5'b100;
-    localparam  ids$5 = 5'b101;
-    localparam  ids$6 = 5'b110;
-    localparam  ids$7 = 5'b111;
-    localparam  ids$8 = 5'b1000;
-    localparam  ids$9 = 5'b1001;
-    localparam  ids$10 = 5'b1010;
-    localparam  ids$11 = 5'b1011;
-    localparam  ids$12 = 5'b1100;
-    localparam  ids$13 = 5'b1101;
-    localparam  ids$14 = 5'b1110;
-    localparam  ids$15 = 5'b1111;
-    localparam  ids$16 = 5'b10000;
-    localparam  ids$17 = 5'b10001;
-    localparam  ids$18 = 5'b10010;
-    localparam  ids$19 = 5'b10011;
-    localparam  ids$20 = 5'b10100;
-    localparam  ids$21 = 5'b10101;
-    localparam  ids$22 = 5'b10110;
-    localparam  ids$23 = 5'b10111;
-    localparam  ids$24 = 5'b11000;
-    localparam  ids$25 = 5'b11001;
-    localparam  ids$26 = 5'b11010;
-    localparam  ids$27 = 5'b11011;
-    localparam  ids$28 = 5'b11100;
-    localparam  ids$29 = 5'b11101;
-    localparam  ids$30 = 5'b11110;
-    localparam  ids$31 = 5'b11111;
-    localparam  onehot$0 = 32'h1;
-    localparam  onehot$1 = 32'h2;
-    localparam  onehot$2 = 32'h4;
-    localparam  onehot$3 = 32'h8;
-    localparam  onehot$4 = 32'h10;
-    localparam  onehot$5 = 32'h20;
-    localparam  onehot$6 = 32'h40;
-    localparam  onehot$7 = 32'h80;
-    localparam  onehot$8 = 32'h100;
-    localparam  onehot$9 = 32'h200;
-    localparam  onehot$10 = 32'h400;
-    localparam  onehot$11 = 32'h800;
-    localparam  onehot$12 = 32'h1000;
-    localparam  onehot$13 = 32'h2000;
-    localparam  onehot$14 = 32'h4000;
-    localparam  onehot$15 = 32'h8000;
-    localparam  onehot$16 = 32'h10000;
-    localparam  onehot$17 = 32'h20000;
-    localparam  onehot$18 = 32'h40000;
-    localparam  onehot$19 = 32'h80000;
-    localparam  onehot$20 = 32'h100000;
-    localparam  onehot$21 = 32'h200000;
-    localparam  onehot$22 = 32'h400000;
-    localparam  onehot$23 = 32'h800000;
-    localparam  onehot$24 = 32'h1000000;
-    localparam  onehot$25 = 32'h2000000;
-    localparam  onehot$26 = 32'h4000000;
-    localparam  onehot$27 = 32'h8000000;
-    localparam  onehot$28 = 32'h10000000;
-    localparam  onehot$29 = 32'h20000000;
-    localparam  onehot$30 = 32'h40000000;
-    localparam  onehot$31 = 32'h80000000;
-    localparam  zero = 5'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$8) & ~found) begin
-            index = ids$8;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$9) & ~found) begin
-            index = ids$9;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$10) & ~found) begin
-            index = ids$10;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$11) & ~found) begin
-            index = ids$11;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$12) & ~found) begin
-            index = ids$12;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$13) & ~found) begin
-            index = ids$13;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$14) & ~found) begin
-            index = ids$14;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$15) & ~found) begin
-            index = ids$15;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$16) & ~found) begin
-            index = ids$16;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$17) & ~found) begin
-            index = ids$17;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$18) & ~found) begin
-            index = ids$18;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$19) & ~found) begin
-            index = ids$19;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$20) & ~found) begin
-            index = ids$20;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$21) & ~found) begin
-            index = ids$21;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$22) & ~found) begin
-            index = ids$22;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$23) & ~found) begin
-            index = ids$23;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$24) & ~found) begin
-            index = ids$24;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$25) & ~found) begin
-            index = ids$25;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$26) & ~found) begin
-            index = ids$26;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$27) & ~found) begin
-            index = ids$27;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$28) & ~found) begin
-            index = ids$28;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$29) & ~found) begin
-            index = ids$29;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$30) & ~found) begin
-            index = ids$30;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$31) & ~found) begin
-            index = ids$31;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$bbs$cand_pe
-
-
-module vgiw_control$bbs$cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control$cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [4:0] read_address;
@@ -1395,10 +1142,10 @@ module vgiw_control$bbs$cfg_ram(read_address,read_clock,read_data,write_address,
        end
     end
 
-endmodule // top$bbs$cfg_ram
+endmodule // vgiw_control$cfg_ram
 
 
-module vgiw_control$bbs$ctr(d,q,clock);
+module vgiw_control$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1414,29 +1161,10 @@ module vgiw_control$bbs$ctr(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$ctr
+endmodule // vgiw_control$dff16
 
 
-module vgiw_control$bbs$cur(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$cur
-
-
-module vgiw_control$bbs$cur_cfg(d,q,clock);
+module vgiw_control$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1452,10 +1180,10 @@ module vgiw_control$bbs$cur_cfg(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$cur_cfg
+endmodule // vgiw_control$dff32
 
 
-module vgiw_control$bbs$cur_exit(d,q,clock);
+module vgiw_control$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1471,48 +1199,10 @@ module vgiw_control$bbs$cur_exit(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$cur_exit
+endmodule // vgiw_control$dff2
 
 
-module vgiw_control$bbs$cur_succ0(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$cur_succ0
-
-
-module vgiw_control$bbs$cur_succ1(d,q,clock);
-
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$cur_succ1
-
-
-module vgiw_control$bbs$exit_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control$exit_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [4:0] read_address;
@@ -1538,29 +1228,10 @@ module vgiw_control$bbs$exit_ram(read_address,read_clock,read_data,write_address
        end
     end
 
-endmodule // top$bbs$exit_ram
+endmodule // vgiw_control$exit_ram
 
 
-module vgiw_control$bbs$flight(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$flight
-
-
-module vgiw_control$bbs$ram_addr(d,q,clock);
+module vgiw_control$dff5(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -1576,29 +1247,10 @@ module vgiw_control$bbs$ram_addr(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$ram_addr
+endmodule // vgiw_control$dff5
 
 
-module vgiw_control$bbs$ram_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$ram_valid
-
-
-module vgiw_control$bbs$resp_pending(d,q,clock);
+module vgiw_control$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1614,10 +1266,10 @@ module vgiw_control$bbs$resp_pending(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$resp_pending
+endmodule // vgiw_control$dff1
 
 
-module vgiw_control$bbs$resp_word(d,q,clock);
+module vgiw_control$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -1633,10 +1285,10 @@ module vgiw_control$bbs$resp_word(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$resp_word
+endmodule // vgiw_control$dff4
 
 
-module vgiw_control$bbs$sel_pe(mask,index,valid);
+module vgiw_control$cand_pe(mask,index,valid);
 
     // Module arguments
     input wire  [31:0] mask;
@@ -1848,10 +1500,10 @@ module vgiw_control$bbs$sel_pe(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$bbs$sel_pe
+endmodule // vgiw_control$cand_pe
 
 
-module vgiw_control$bbs$state(d,q,clock);
+module vgiw_control$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -1867,39 +1519,10 @@ module vgiw_control$bbs$state(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$state
+endmodule // vgiw_control$dff3
 
 
-module vgiw_control$bbs$succ0_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [4:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [4:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[4:0] mem[31:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bbs$succ0_ram
-
-
-module vgiw_control$bbs$succ1_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control$succ0_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [4:0] read_address;
@@ -1925,10 +1548,10 @@ module vgiw_control$bbs$succ1_ram(read_address,read_clock,read_data,write_addres
        end
     end
 
-endmodule // top$bbs$succ1_ram
+endmodule // vgiw_control$succ0_ram
 
 
-module vgiw_control$bbs$word_pe(mask,index,valid);
+module vgiw_control$word_pe(mask,index,valid);
 
     // Module arguments
     input wire  [15:0] mask;
@@ -2044,7 +1667,7 @@ module vgiw_control$bbs$word_pe(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$bbs$word_pe
+endmodule // vgiw_control$word_pe
 
 
 module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,wr_valid,wr_ready,wr_block,wr_word,wr_bits,q_block,q_words,nonempty);
@@ -2452,7 +2075,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
     reg  [15:0] set;
 
     // Sub module instances
-    vgiw_control$cvt$bank$0 bank$0(
+    vgiw_control$bank bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
         .read_data(bank$0$read_data),
@@ -2461,7 +2084,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$0$write_data),
         .write_enable(bank$0$write_enable)
     );
-    vgiw_control$cvt$bank$1 bank$1(
+    vgiw_control$bank bank$1(
         .read_address(bank$1$read_address),
         .read_clock(bank$1$read_clock),
         .read_data(bank$1$read_data),
@@ -2470,7 +2093,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$1$write_data),
         .write_enable(bank$1$write_enable)
     );
-    vgiw_control$cvt$bank$2 bank$2(
+    vgiw_control$bank bank$2(
         .read_address(bank$2$read_address),
         .read_clock(bank$2$read_clock),
         .read_data(bank$2$read_data),
@@ -2479,7 +2102,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$2$write_data),
         .write_enable(bank$2$write_enable)
     );
-    vgiw_control$cvt$bank$3 bank$3(
+    vgiw_control$bank bank$3(
         .read_address(bank$3$read_address),
         .read_clock(bank$3$read_clock),
         .read_data(bank$3$read_data),
@@ -2488,7 +2111,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$3$write_data),
         .write_enable(bank$3$write_enable)
     );
-    vgiw_control$cvt$bank$4 bank$4(
+    vgiw_control$bank bank$4(
         .read_address(bank$4$read_address),
         .read_clock(bank$4$read_clock),
         .read_data(bank$4$read_data),
@@ -2497,7 +2120,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$4$write_data),
         .write_enable(bank$4$write_enable)
     );
-    vgiw_control$cvt$bank$5 bank$5(
+    vgiw_control$bank bank$5(
         .read_address(bank$5$read_address),
         .read_clock(bank$5$read_clock),
         .read_data(bank$5$read_data),
@@ -2506,7 +2129,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$5$write_data),
         .write_enable(bank$5$write_enable)
     );
-    vgiw_control$cvt$bank$6 bank$6(
+    vgiw_control$bank bank$6(
         .read_address(bank$6$read_address),
         .read_clock(bank$6$read_clock),
         .read_data(bank$6$read_data),
@@ -2515,7 +2138,7 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$6$write_data),
         .write_enable(bank$6$write_enable)
     );
-    vgiw_control$cvt$bank$7 bank$7(
+    vgiw_control$bank bank$7(
         .read_address(bank$7$read_address),
         .read_clock(bank$7$read_clock),
         .read_data(bank$7$read_data),
@@ -2524,197 +2147,197 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         .write_data(bank$7$write_data),
         .write_enable(bank$7$write_enable)
     );
-    vgiw_control$cvt$nz$0 nz$0(
+    vgiw_control$dff16 nz$0(
         .d(nz$0$d),
         .q(nz$0$q),
         .clock(nz$0$clock)
     );
-    vgiw_control$cvt$nz$1 nz$1(
+    vgiw_control$dff16 nz$1(
         .d(nz$1$d),
         .q(nz$1$q),
         .clock(nz$1$clock)
     );
-    vgiw_control$cvt$nz$2 nz$2(
+    vgiw_control$dff16 nz$2(
         .d(nz$2$d),
         .q(nz$2$q),
         .clock(nz$2$clock)
     );
-    vgiw_control$cvt$nz$3 nz$3(
+    vgiw_control$dff16 nz$3(
         .d(nz$3$d),
         .q(nz$3$q),
         .clock(nz$3$clock)
     );
-    vgiw_control$cvt$nz$4 nz$4(
+    vgiw_control$dff16 nz$4(
         .d(nz$4$d),
         .q(nz$4$q),
         .clock(nz$4$clock)
     );
-    vgiw_control$cvt$nz$5 nz$5(
+    vgiw_control$dff16 nz$5(
         .d(nz$5$d),
         .q(nz$5$q),
         .clock(nz$5$clock)
     );
-    vgiw_control$cvt$nz$6 nz$6(
+    vgiw_control$dff16 nz$6(
         .d(nz$6$d),
         .q(nz$6$q),
         .clock(nz$6$clock)
     );
-    vgiw_control$cvt$nz$7 nz$7(
+    vgiw_control$dff16 nz$7(
         .d(nz$7$d),
         .q(nz$7$q),
         .clock(nz$7$clock)
     );
-    vgiw_control$cvt$nz$8 nz$8(
+    vgiw_control$dff16 nz$8(
         .d(nz$8$d),
         .q(nz$8$q),
         .clock(nz$8$clock)
     );
-    vgiw_control$cvt$nz$9 nz$9(
+    vgiw_control$dff16 nz$9(
         .d(nz$9$d),
         .q(nz$9$q),
         .clock(nz$9$clock)
     );
-    vgiw_control$cvt$nz$10 nz$10(
+    vgiw_control$dff16 nz$10(
         .d(nz$10$d),
         .q(nz$10$q),
         .clock(nz$10$clock)
     );
-    vgiw_control$cvt$nz$11 nz$11(
+    vgiw_control$dff16 nz$11(
         .d(nz$11$d),
         .q(nz$11$q),
         .clock(nz$11$clock)
     );
-    vgiw_control$cvt$nz$12 nz$12(
+    vgiw_control$dff16 nz$12(
         .d(nz$12$d),
         .q(nz$12$q),
         .clock(nz$12$clock)
     );
-    vgiw_control$cvt$nz$13 nz$13(
+    vgiw_control$dff16 nz$13(
         .d(nz$13$d),
         .q(nz$13$q),
         .clock(nz$13$clock)
     );
-    vgiw_control$cvt$nz$14 nz$14(
+    vgiw_control$dff16 nz$14(
         .d(nz$14$d),
         .q(nz$14$q),
         .clock(nz$14$clock)
     );
-    vgiw_control$cvt$nz$15 nz$15(
+    vgiw_control$dff16 nz$15(
         .d(nz$15$d),
         .q(nz$15$q),
         .clock(nz$15$clock)
     );
-    vgiw_control$cvt$nz$16 nz$16(
+    vgiw_control$dff16 nz$16(
         .d(nz$16$d),
         .q(nz$16$q),
         .clock(nz$16$clock)
     );
-    vgiw_control$cvt$nz$17 nz$17(
+    vgiw_control$dff16 nz$17(
         .d(nz$17$d),
         .q(nz$17$q),
         .clock(nz$17$clock)
     );
-    vgiw_control$cvt$nz$18 nz$18(
+    vgiw_control$dff16 nz$18(
         .d(nz$18$d),
         .q(nz$18$q),
         .clock(nz$18$clock)
     );
-    vgiw_control$cvt$nz$19 nz$19(
+    vgiw_control$dff16 nz$19(
         .d(nz$19$d),
         .q(nz$19$q),
         .clock(nz$19$clock)
     );
-    vgiw_control$cvt$nz$20 nz$20(
+    vgiw_control$dff16 nz$20(
         .d(nz$20$d),
         .q(nz$20$q),
         .clock(nz$20$clock)
     );
-    vgiw_control$cvt$nz$21 nz$21(
+    vgiw_control$dff16 nz$21(
         .d(nz$21$d),
         .q(nz$21$q),
         .clock(nz$21$clock)
     );
-    vgiw_control$cvt$nz$22 nz$22(
+    vgiw_control$dff16 nz$22(
         .d(nz$22$d),
         .q(nz$22$q),
         .clock(nz$22$clock)
     );
-    vgiw_control$cvt$nz$23 nz$23(
+    vgiw_control$dff16 nz$23(
         .d(nz$23$d),
         .q(nz$23$q),
         .clock(nz$23$clock)
     );
-    vgiw_control$cvt$nz$24 nz$24(
+    vgiw_control$dff16 nz$24(
         .d(nz$24$d),
         .q(nz$24$q),
         .clock(nz$24$clock)
     );
-    vgiw_control$cvt$nz$25 nz$25(
+    vgiw_control$dff16 nz$25(
         .d(nz$25$d),
         .q(nz$25$q),
         .clock(nz$25$clock)
     );
-    vgiw_control$cvt$nz$26 nz$26(
+    vgiw_control$dff16 nz$26(
         .d(nz$26$d),
         .q(nz$26$q),
         .clock(nz$26$clock)
     );
-    vgiw_control$cvt$nz$27 nz$27(
+    vgiw_control$dff16 nz$27(
         .d(nz$27$d),
         .q(nz$27$q),
         .clock(nz$27$clock)
     );
-    vgiw_control$cvt$nz$28 nz$28(
+    vgiw_control$dff16 nz$28(
         .d(nz$28$d),
         .q(nz$28$q),
         .clock(nz$28$clock)
     );
-    vgiw_control$cvt$nz$29 nz$29(
+    vgiw_control$dff16 nz$29(
         .d(nz$29$d),
         .q(nz$29$q),
         .clock(nz$29$clock)
     );
-    vgiw_control$cvt$nz$30 nz$30(
+    vgiw_control$dff16 nz$30(
         .d(nz$30$d),
         .q(nz$30$q),
         .clock(nz$30$clock)
     );
-    vgiw_control$cvt$nz$31 nz$31(
+    vgiw_control$dff16 nz$31(
         .d(nz$31$d),
         .q(nz$31$q),
         .clock(nz$31$clock)
     );
-    vgiw_control$cvt$pend pend(
+    vgiw_control$dff1 pend(
         .d(pend$d),
         .q(pend$q),
         .clock(pend$clock)
     );
-    vgiw_control$cvt$pend_bank pend_bank(
+    vgiw_control$dff3 pend_bank(
         .d(pend_bank$d),
         .q(pend_bank$q),
         .clock(pend_bank$clock)
     );
-    vgiw_control$cvt$pend_row pend_row(
+    vgiw_control$dff6 pend_row(
         .d(pend_row$d),
         .q(pend_row$q),
         .clock(pend_row$clock)
     );
-    vgiw_control$cvt$pend_bits pend_bits(
+    vgiw_control$dff64 pend_bits(
         .d(pend_bits$d),
         .q(pend_bits$q),
         .clock(pend_bits$clock)
     );
-    vgiw_control$cvt$resp_valid resp_valid(
+    vgiw_control$dff1 resp_valid(
         .d(resp_valid$d),
         .q(resp_valid$q),
         .clock(resp_valid$clock)
     );
-    vgiw_control$cvt$resp_bank resp_bank(
+    vgiw_control$dff3 resp_bank(
         .d(resp_bank$d),
         .q(resp_bank$q),
         .clock(resp_bank$clock)
     );
-    vgiw_control$cvt$resp_nz resp_nz(
+    vgiw_control$dff1 resp_nz(
         .d(resp_nz$d),
         .q(resp_nz$q),
         .clock(resp_nz$clock)
@@ -4093,39 +3716,10 @@ module vgiw_control$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_v
         end
     end
 
-endmodule // top$cvt
+endmodule // vgiw_control$cvt
 
 
-module vgiw_control$cvt$bank$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$0
-
-
-module vgiw_control$cvt$bank$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control$bank(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [5:0] read_address;
@@ -4151,849 +3745,10 @@ module vgiw_control$cvt$bank$1(read_address,read_clock,read_data,write_address,w
        end
     end
 
-endmodule // top$cvt$bank$1
+endmodule // vgiw_control$bank
 
 
-module vgiw_control$cvt$bank$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$2
-
-
-module vgiw_control$cvt$bank$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$3
-
-
-module vgiw_control$cvt$bank$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$4
-
-
-module vgiw_control$cvt$bank$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$5
-
-
-module vgiw_control$cvt$bank$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$6
-
-
-module vgiw_control$cvt$bank$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$7
-
-
-module vgiw_control$cvt$nz$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$0
-
-
-module vgiw_control$cvt$nz$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$1
-
-
-module vgiw_control$cvt$nz$10(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$10
-
-
-module vgiw_control$cvt$nz$11(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$11
-
-
-module vgiw_control$cvt$nz$12(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$12
-
-
-module vgiw_control$cvt$nz$13(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$13
-
-
-module vgiw_control$cvt$nz$14(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$14
-
-
-module vgiw_control$cvt$nz$15(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$15
-
-
-module vgiw_control$cvt$nz$16(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$16
-
-
-module vgiw_control$cvt$nz$17(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$17
-
-
-module vgiw_control$cvt$nz$18(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$18
-
-
-module vgiw_control$cvt$nz$19(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$19
-
-
-module vgiw_control$cvt$nz$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$2
-
-
-module vgiw_control$cvt$nz$20(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$20
-
-
-module vgiw_control$cvt$nz$21(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$21
-
-
-module vgiw_control$cvt$nz$22(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$22
-
-
-module vgiw_control$cvt$nz$23(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$23
-
-
-module vgiw_control$cvt$nz$24(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$24
-
-
-module vgiw_control$cvt$nz$25(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$25
-
-
-module vgiw_control$cvt$nz$26(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$26
-
-
-module vgiw_control$cvt$nz$27(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$27
-
-
-module vgiw_control$cvt$nz$28(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$28
-
-
-module vgiw_control$cvt$nz$29(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$29
-
-
-module vgiw_control$cvt$nz$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$3
-
-
-module vgiw_control$cvt$nz$30(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$30
-
-
-module vgiw_control$cvt$nz$31(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$31
-
-
-module vgiw_control$cvt$nz$4(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$4
-
-
-module vgiw_control$cvt$nz$5(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$5
-
-
-module vgiw_control$cvt$nz$6(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$6
-
-
-module vgiw_control$cvt$nz$7(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$7
-
-
-module vgiw_control$cvt$nz$8(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$8
-
-
-module vgiw_control$cvt$nz$9(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$9
-
-
-module vgiw_control$cvt$pend(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend
-
-
-module vgiw_control$cvt$pend_bank(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend_bank
-
-
-module vgiw_control$cvt$pend_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend_bits
-
-
-module vgiw_control$cvt$pend_row(d,q,clock);
+module vgiw_control$dff6(d,q,clock);
 
     // Module arguments
     input wire  [5:0] d;
@@ -5009,64 +3764,7 @@ module vgiw_control$cvt$pend_row(d,q,clock);
        q <= d;
     end
 
-endmodule // top$cvt$pend_row
-
-
-module vgiw_control$cvt$resp_bank(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$resp_bank
-
-
-module vgiw_control$cvt$resp_nz(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$resp_nz
-
-
-module vgiw_control$cvt$resp_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$resp_valid
+endmodule // vgiw_control$dff6
 
 
 module vgiw_control$init(clock,reset,in_valid,in_ready,in_base,in_bitmap,log_dim_x,log_dim_y,out_valid,out_ready,out_id,tid_x,tid_y,tid_z,busy);
@@ -5246,27 +3944,27 @@ module vgiw_control$init(clock,reset,in_valid,in_ready,in_base,in_bitmap,log_dim
     reg  accept;
 
     // Sub module instances
-    vgiw_control$init$cur_bits cur_bits(
+    vgiw_control$dff64 cur_bits(
         .d(cur_bits$d),
         .q(cur_bits$q),
         .clock(cur_bits$clock)
     );
-    vgiw_control$init$cur_base cur_base(
+    vgiw_control$dff16 cur_base(
         .d(cur_base$d),
         .q(cur_base$q),
         .clock(cur_base$clock)
     );
-    vgiw_control$init$nxt_valid nxt_valid(
+    vgiw_control$dff1 nxt_valid(
         .d(nxt_valid$d),
         .q(nxt_valid$q),
         .clock(nxt_valid$clock)
     );
-    vgiw_control$init$nxt_bits nxt_bits(
+    vgiw_control$dff64 nxt_bits(
         .d(nxt_bits$d),
         .q(nxt_bits$q),
         .clock(nxt_bits$clock)
     );
-    vgiw_control$init$nxt_base nxt_base(
+    vgiw_control$dff16 nxt_base(
         .d(nxt_base$d),
         .q(nxt_base$q),
         .clock(nxt_base$clock)
@@ -5580,102 +4278,7 @@ module vgiw_control$init(clock,reset,in_valid,in_ready,in_base,in_bitmap,log_dim
         end
     end
 
-endmodule // top$init
-
-
-module vgiw_control$init$cur_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$cur_base
-
-
-module vgiw_control$init$cur_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$cur_bits
-
-
-module vgiw_control$init$nxt_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$nxt_base
-
-
-module vgiw_control$init$nxt_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$nxt_bits
-
-
-module vgiw_control$init$nxt_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$nxt_valid
+endmodule // vgiw_control$init
 
 
 module vgiw_control$term(clock,reset,in_valid,in_ready,in_id,in_taken,flush,out_valid,out_ready,out_taken,out_base,out_bitmap,empty);
@@ -5767,72 +4370,72 @@ module vgiw_control$term(clock,reset,in_valid,in_ready,in_id,in_taken,flush,out_
     reg  fire$1;
 
     // Sub module instances
-    vgiw_control$term$a_valid$0 a_valid$0(
+    vgiw_control$dff1 a_valid$0(
         .d(a_valid$0$d),
         .q(a_valid$0$q),
         .clock(a_valid$0$clock)
     );
-    vgiw_control$term$a_valid$1 a_valid$1(
+    vgiw_control$dff1 a_valid$1(
         .d(a_valid$1$d),
         .q(a_valid$1$q),
         .clock(a_valid$1$clock)
     );
-    vgiw_control$term$a_base$0 a_base$0(
+    vgiw_control$dff16 a_base$0(
         .d(a_base$0$d),
         .q(a_base$0$q),
         .clock(a_base$0$clock)
     );
-    vgiw_control$term$a_base$1 a_base$1(
+    vgiw_control$dff16 a_base$1(
         .d(a_base$1$d),
         .q(a_base$1$q),
         .clock(a_base$1$clock)
     );
-    vgiw_control$term$a_bits$0 a_bits$0(
+    vgiw_control$dff64 a_bits$0(
         .d(a_bits$0$d),
         .q(a_bits$0$q),
         .clock(a_bits$0$clock)
     );
-    vgiw_control$term$a_bits$1 a_bits$1(
+    vgiw_control$dff64 a_bits$1(
         .d(a_bits$1$d),
         .q(a_bits$1$q),
         .clock(a_bits$1$clock)
     );
-    vgiw_control$term$b_valid$0 b_valid$0(
+    vgiw_control$dff1 b_valid$0(
         .d(b_valid$0$d),
         .q(b_valid$0$q),
         .clock(b_valid$0$clock)
     );
-    vgiw_control$term$b_valid$1 b_valid$1(
+    vgiw_control$dff1 b_valid$1(
         .d(b_valid$1$d),
         .q(b_valid$1$q),
         .clock(b_valid$1$clock)
     );
-    vgiw_control$term$b_base$0 b_base$0(
+    vgiw_control$dff16 b_base$0(
         .d(b_base$0$d),
         .q(b_base$0$q),
         .clock(b_base$0$clock)
     );
-    vgiw_control$term$b_base$1 b_base$1(
+    vgiw_control$dff16 b_base$1(
         .d(b_base$1$d),
         .q(b_base$1$q),
         .clock(b_base$1$clock)
     );
-    vgiw_control$term$b_bits$0 b_bits$0(
+    vgiw_control$dff64 b_bits$0(
         .d(b_bits$0$d),
         .q(b_bits$0$q),
         .clock(b_bits$0$clock)
     );
-    vgiw_control$term$b_bits$1 b_bits$1(
+    vgiw_control$dff64 b_bits$1(
         .d(b_bits$1$d),
         .q(b_bits$1$q),
         .clock(b_bits$1$clock)
     );
-    vgiw_control$term$older_b$0 older_b$0(
+    vgiw_control$dff1 older_b$0(
         .d(older_b$0$d),
         .q(older_b$0$q),
         .clock(older_b$0$clock)
     );
-    vgiw_control$term$older_b$1 older_b$1(
+    vgiw_control$dff1 older_b$1(
         .d(older_b$1$d),
         .q(older_b$1$q),
         .clock(older_b$1$clock)
@@ -5999,270 +4602,4 @@ module vgiw_control$term(clock,reset,in_valid,in_ready,in_id,in_taken,flush,out_
         end
     end
 
-endmodule // top$term
-
-
-module vgiw_control$term$a_base$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_base$0
-
-
-module vgiw_control$term$a_base$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_base$1
-
-
-module vgiw_control$term$a_bits$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_bits$0
-
-
-module vgiw_control$term$a_bits$1(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_bits$1
-
-
-module vgiw_control$term$a_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_valid$0
-
-
-module vgiw_control$term$a_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_valid$1
-
-
-module vgiw_control$term$b_base$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_base$0
-
-
-module vgiw_control$term$b_base$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_base$1
-
-
-module vgiw_control$term$b_bits$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_bits$0
-
-
-module vgiw_control$term$b_bits$1(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_bits$1
-
-
-module vgiw_control$term$b_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_valid$0
-
-
-module vgiw_control$term$b_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_valid$1
-
-
-module vgiw_control$term$older_b$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$older_b$0
-
-
-module vgiw_control$term$older_b$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$older_b$1
+endmodule // vgiw_control$term

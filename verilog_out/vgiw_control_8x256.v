@@ -297,7 +297,7 @@ module vgiw_control_8x256(clock,reset,load_valid,load_block,load_succ0,load_succ
         nonempty = cvt$nonempty;
     end
 
-endmodule // top
+endmodule // vgiw_control_8x256
 
 
 module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_succ1,load_exit0,load_exit1,load_cfg,start,tile_threads,cfg_busy,cfg_block,cfg_word,running,cur_block,kernel_done,in_flight,cvt_rd_valid,cvt_rd_ready,cvt_rd_block,cvt_rd_word,cvt_rd_data_valid,cvt_rd_data,cvt_wr_valid,cvt_wr_ready,cvt_wr_block,cvt_wr_word,cvt_wr_bits,cvt_q_block,cvt_q_words,cvt_nonempty,bat_valid,bat_ready,bat_base,bat_bitmap,inj,init_busy,term_valid,term_ready,term_taken,term_base,term_bitmap,retire,term_empty,term_flush);
@@ -498,7 +498,7 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
     reg  term_ready_l;
 
     // Sub module instances
-    vgiw_control_8x256$bbs$cfg_ram cfg_ram(
+    vgiw_control_8x256$cfg_ram cfg_ram(
         .read_address(cfg_ram$read_address),
         .read_clock(cfg_ram$read_clock),
         .read_data(cfg_ram$read_data),
@@ -507,7 +507,7 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         .write_data(cfg_ram$write_data),
         .write_enable(cfg_ram$write_enable)
     );
-    vgiw_control_8x256$bbs$succ0_ram succ0_ram(
+    vgiw_control_8x256$succ0_ram succ0_ram(
         .read_address(succ0_ram$read_address),
         .read_clock(succ0_ram$read_clock),
         .read_data(succ0_ram$read_data),
@@ -516,7 +516,7 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         .write_data(succ0_ram$write_data),
         .write_enable(succ0_ram$write_enable)
     );
-    vgiw_control_8x256$bbs$succ1_ram succ1_ram(
+    vgiw_control_8x256$succ0_ram succ1_ram(
         .read_address(succ1_ram$read_address),
         .read_clock(succ1_ram$read_clock),
         .read_data(succ1_ram$read_data),
@@ -525,7 +525,7 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         .write_data(succ1_ram$write_data),
         .write_enable(succ1_ram$write_enable)
     );
-    vgiw_control_8x256$bbs$exit_ram exit_ram(
+    vgiw_control_8x256$exit_ram exit_ram(
         .read_address(exit_ram$read_address),
         .read_clock(exit_ram$read_clock),
         .read_data(exit_ram$read_data),
@@ -534,92 +534,92 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         .write_data(exit_ram$write_data),
         .write_enable(exit_ram$write_enable)
     );
-    vgiw_control_8x256$bbs$ram_valid ram_valid(
+    vgiw_control_8x256$dff1 ram_valid(
         .d(ram_valid$d),
         .q(ram_valid$q),
         .clock(ram_valid$clock)
     );
-    vgiw_control_8x256$bbs$ram_addr ram_addr(
+    vgiw_control_8x256$dff3 ram_addr(
         .d(ram_addr$d),
         .q(ram_addr$q),
         .clock(ram_addr$clock)
     );
-    vgiw_control_8x256$bbs$state state(
+    vgiw_control_8x256$dff3 state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    vgiw_control_8x256$bbs$ctr ctr(
+    vgiw_control_8x256$dff16 ctr(
         .d(ctr$d),
         .q(ctr$q),
         .clock(ctr$clock)
     );
-    vgiw_control_8x256$bbs$cur cur(
+    vgiw_control_8x256$dff3 cur(
         .d(cur$d),
         .q(cur$q),
         .clock(cur$clock)
     );
-    vgiw_control_8x256$bbs$cur_cfg cur_cfg(
+    vgiw_control_8x256$dff32 cur_cfg(
         .d(cur_cfg$d),
         .q(cur_cfg$q),
         .clock(cur_cfg$clock)
     );
-    vgiw_control_8x256$bbs$cur_succ0 cur_succ0(
+    vgiw_control_8x256$dff3 cur_succ0(
         .d(cur_succ0$d),
         .q(cur_succ0$q),
         .clock(cur_succ0$clock)
     );
-    vgiw_control_8x256$bbs$cur_succ1 cur_succ1(
+    vgiw_control_8x256$dff3 cur_succ1(
         .d(cur_succ1$d),
         .q(cur_succ1$q),
         .clock(cur_succ1$clock)
     );
-    vgiw_control_8x256$bbs$cur_exit cur_exit(
+    vgiw_control_8x256$dff2 cur_exit(
         .d(cur_exit$d),
         .q(cur_exit$q),
         .clock(cur_exit$clock)
     );
-    vgiw_control_8x256$bbs$resp_pending resp_pending(
+    vgiw_control_8x256$dff1 resp_pending(
         .d(resp_pending$d),
         .q(resp_pending$q),
         .clock(resp_pending$clock)
     );
-    vgiw_control_8x256$bbs$resp_word resp_word(
+    vgiw_control_8x256$dff2 resp_word(
         .d(resp_word$d),
         .q(resp_word$q),
         .clock(resp_word$clock)
     );
-    vgiw_control_8x256$bbs$batv batv(
+    vgiw_control_8x256$dff1 batv(
         .d(batv$d),
         .q(batv$q),
         .clock(batv$clock)
     );
-    vgiw_control_8x256$bbs$bat_base_q bat_base_q(
+    vgiw_control_8x256$dff16 bat_base_q(
         .d(bat_base_q$d),
         .q(bat_base_q$q),
         .clock(bat_base_q$clock)
     );
-    vgiw_control_8x256$bbs$bat_bits_q bat_bits_q(
+    vgiw_control_8x256$dff64 bat_bits_q(
         .d(bat_bits_q$d),
         .q(bat_bits_q$q),
         .clock(bat_bits_q$clock)
     );
-    vgiw_control_8x256$bbs$flight flight(
+    vgiw_control_8x256$dff16 flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    vgiw_control_8x256$bbs$sel_pe sel_pe(
+    vgiw_control_8x256$cand_pe sel_pe(
         .mask(sel_pe$mask),
         .index(sel_pe$index),
         .valid(sel_pe$valid)
     );
-    vgiw_control_8x256$bbs$cand_pe cand_pe(
+    vgiw_control_8x256$cand_pe cand_pe(
         .mask(cand_pe$mask),
         .index(cand_pe$index),
         .valid(cand_pe$valid)
     );
-    vgiw_control_8x256$bbs$word_pe word_pe(
+    vgiw_control_8x256$word_pe word_pe(
         .mask(word_pe$mask),
         .index(word_pe$index),
         .valid(word_pe$valid)
@@ -878,29 +878,10 @@ module vgiw_control_8x256$bbs(clock,reset,load_valid,load_block,load_succ0,load_
         end
     end
 
-endmodule // top$bbs
+endmodule // vgiw_control_8x256$bbs
 
 
-module vgiw_control_8x256$bbs$bat_base_q(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$bat_base_q
-
-
-module vgiw_control_8x256$bbs$bat_bits_q(d,q,clock);
+module vgiw_control_8x256$dff64(d,q,clock);
 
     // Module arguments
     input wire  [63:0] d;
@@ -916,100 +897,10 @@ module vgiw_control_8x256$bbs$bat_bits_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$bat_bits_q
+endmodule // vgiw_control_8x256$dff64
 
 
-module vgiw_control_8x256$bbs$batv(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$batv
-
-
-module vgiw_control_8x256$bbs$cand_pe(mask,index,valid);
-
-    // Module arguments
-    input wire  [7:0] mask;
-    output reg  [2:0] index;
-    output reg  valid;
-
-    // Constant declarations
-    localparam  ids$0 = 3'b0;
-    localparam  ids$1 = 3'b1;
-    localparam  ids$2 = 3'b10;
-    localparam  ids$3 = 3'b11;
-    localparam  ids$4 = 3'b100;
-    localparam  ids$5 = 3'b101;
-    localparam  ids$6 = 3'b110;
-    localparam  ids$7 = 3'b111;
-    localparam  onehot$0 = 8'h1;
-    localparam  onehot$1 = 8'h2;
-    localparam  onehot$2 = 8'h4;
-    localparam  onehot$3 = 8'h8;
-    localparam  onehot$4 = 8'h10;
-    localparam  onehot$5 = 8'h20;
-    localparam  onehot$6 = 8'h40;
-    localparam  onehot$7 = 8'h80;
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  found;
-
-    // Update code
-    always @(*) begin
-        index = zero;
-        found = 1'b0;
-        if (|(mask & onehot$0) & ~found) begin
-            index = ids$0;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$1) & ~found) begin
-            index = ids$1;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$2) & ~found) begin
-            index = ids$2;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$3) & ~found) begin
-            index = ids$3;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$4) & ~found) begin
-            index = ids$4;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$5) & ~found) begin
-            index = ids$5;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$6) & ~found) begin
-            index = ids$6;
-            found = 1'b1;
-        end
-        if (|(mask & onehot$7) & ~found) begin
-            index = ids$7;
-            found = 1'b1;
-        end
-        valid = found;
-    end
-
-endmodule // top$bbs$cand_pe
-
-
-module vgiw_control_8x256$bbs$cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control_8x256$cfg_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [2:0] read_address;
@@ -1035,10 +926,10 @@ module vgiw_control_8x256$bbs$cfg_ram(read_address,read_clock,read_data,write_ad
        end
     end
 
-endmodule // top$bbs$cfg_ram
+endmodule // vgiw_control_8x256$cfg_ram
 
 
-module vgiw_control_8x256$bbs$ctr(d,q,clock);
+module vgiw_control_8x256$dff16(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1054,29 +945,10 @@ module vgiw_control_8x256$bbs$ctr(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$ctr
+endmodule // vgiw_control_8x256$dff16
 
 
-module vgiw_control_8x256$bbs$cur(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$cur
-
-
-module vgiw_control_8x256$bbs$cur_cfg(d,q,clock);
+module vgiw_control_8x256$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1092,10 +964,10 @@ module vgiw_control_8x256$bbs$cur_cfg(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$cur_cfg
+endmodule // vgiw_control_8x256$dff32
 
 
-module vgiw_control_8x256$bbs$cur_exit(d,q,clock);
+module vgiw_control_8x256$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -1111,48 +983,10 @@ module vgiw_control_8x256$bbs$cur_exit(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$cur_exit
+endmodule // vgiw_control_8x256$dff2
 
 
-module vgiw_control_8x256$bbs$cur_succ0(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$cur_succ0
-
-
-module vgiw_control_8x256$bbs$cur_succ1(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$cur_succ1
-
-
-module vgiw_control_8x256$bbs$exit_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control_8x256$exit_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [2:0] read_address;
@@ -1178,29 +1012,10 @@ module vgiw_control_8x256$bbs$exit_ram(read_address,read_clock,read_data,write_a
        end
     end
 
-endmodule // top$bbs$exit_ram
+endmodule // vgiw_control_8x256$exit_ram
 
 
-module vgiw_control_8x256$bbs$flight(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$flight
-
-
-module vgiw_control_8x256$bbs$ram_addr(d,q,clock);
+module vgiw_control_8x256$dff3(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -1216,29 +1031,10 @@ module vgiw_control_8x256$bbs$ram_addr(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$ram_addr
+endmodule // vgiw_control_8x256$dff3
 
 
-module vgiw_control_8x256$bbs$ram_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$ram_valid
-
-
-module vgiw_control_8x256$bbs$resp_pending(d,q,clock);
+module vgiw_control_8x256$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1254,29 +1050,10 @@ module vgiw_control_8x256$bbs$resp_pending(d,q,clock);
        q <= d;
     end
 
-endmodule // top$bbs$resp_pending
+endmodule // vgiw_control_8x256$dff1
 
 
-module vgiw_control_8x256$bbs$resp_word(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$resp_word
-
-
-module vgiw_control_8x256$bbs$sel_pe(mask,index,valid);
+module vgiw_control_8x256$cand_pe(mask,index,valid);
 
     // Module arguments
     input wire  [7:0] mask;
@@ -1344,29 +1121,10 @@ module vgiw_control_8x256$bbs$sel_pe(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$bbs$sel_pe
+endmodule // vgiw_control_8x256$cand_pe
 
 
-module vgiw_control_8x256$bbs$state(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$bbs$state
-
-
-module vgiw_control_8x256$bbs$succ0_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control_8x256$succ0_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [2:0] read_address;
@@ -1392,39 +1150,10 @@ module vgiw_control_8x256$bbs$succ0_ram(read_address,read_clock,read_data,write_
        end
     end
 
-endmodule // top$bbs$succ0_ram
+endmodule // vgiw_control_8x256$succ0_ram
 
 
-module vgiw_control_8x256$bbs$succ1_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [2:0] read_address;
-    input wire  read_clock;
-    output reg  [2:0] read_data;
-    input wire  [2:0] write_address;
-    input wire  write_clock;
-    input wire  [2:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[2:0] mem[7:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$bbs$succ1_ram
-
-
-module vgiw_control_8x256$bbs$word_pe(mask,index,valid);
+module vgiw_control_8x256$word_pe(mask,index,valid);
 
     // Module arguments
     input wire  [3:0] mask;
@@ -1468,7 +1197,7 @@ module vgiw_control_8x256$bbs$word_pe(mask,index,valid);
         valid = found;
     end
 
-endmodule // top$bbs$word_pe
+endmodule // vgiw_control_8x256$word_pe
 
 
 module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_data_valid,rd_data,wr_valid,wr_ready,wr_block,wr_word,wr_bits,q_block,q_words,nonempty);
@@ -1672,7 +1401,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
     reg  [3:0] set;
 
     // Sub module instances
-    vgiw_control_8x256$cvt$bank$0 bank$0(
+    vgiw_control_8x256$bank bank$0(
         .read_address(bank$0$read_address),
         .read_clock(bank$0$read_clock),
         .read_data(bank$0$read_data),
@@ -1681,7 +1410,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$0$write_data),
         .write_enable(bank$0$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$1 bank$1(
+    vgiw_control_8x256$bank bank$1(
         .read_address(bank$1$read_address),
         .read_clock(bank$1$read_clock),
         .read_data(bank$1$read_data),
@@ -1690,7 +1419,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$1$write_data),
         .write_enable(bank$1$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$2 bank$2(
+    vgiw_control_8x256$bank bank$2(
         .read_address(bank$2$read_address),
         .read_clock(bank$2$read_clock),
         .read_data(bank$2$read_data),
@@ -1699,7 +1428,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$2$write_data),
         .write_enable(bank$2$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$3 bank$3(
+    vgiw_control_8x256$bank bank$3(
         .read_address(bank$3$read_address),
         .read_clock(bank$3$read_clock),
         .read_data(bank$3$read_data),
@@ -1708,7 +1437,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$3$write_data),
         .write_enable(bank$3$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$4 bank$4(
+    vgiw_control_8x256$bank bank$4(
         .read_address(bank$4$read_address),
         .read_clock(bank$4$read_clock),
         .read_data(bank$4$read_data),
@@ -1717,7 +1446,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$4$write_data),
         .write_enable(bank$4$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$5 bank$5(
+    vgiw_control_8x256$bank bank$5(
         .read_address(bank$5$read_address),
         .read_clock(bank$5$read_clock),
         .read_data(bank$5$read_data),
@@ -1726,7 +1455,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$5$write_data),
         .write_enable(bank$5$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$6 bank$6(
+    vgiw_control_8x256$bank bank$6(
         .read_address(bank$6$read_address),
         .read_clock(bank$6$read_clock),
         .read_data(bank$6$read_data),
@@ -1735,7 +1464,7 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$6$write_data),
         .write_enable(bank$6$write_enable)
     );
-    vgiw_control_8x256$cvt$bank$7 bank$7(
+    vgiw_control_8x256$bank bank$7(
         .read_address(bank$7$read_address),
         .read_clock(bank$7$read_clock),
         .read_data(bank$7$read_data),
@@ -1744,77 +1473,77 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         .write_data(bank$7$write_data),
         .write_enable(bank$7$write_enable)
     );
-    vgiw_control_8x256$cvt$nz$0 nz$0(
+    vgiw_control_8x256$dff4 nz$0(
         .d(nz$0$d),
         .q(nz$0$q),
         .clock(nz$0$clock)
     );
-    vgiw_control_8x256$cvt$nz$1 nz$1(
+    vgiw_control_8x256$dff4 nz$1(
         .d(nz$1$d),
         .q(nz$1$q),
         .clock(nz$1$clock)
     );
-    vgiw_control_8x256$cvt$nz$2 nz$2(
+    vgiw_control_8x256$dff4 nz$2(
         .d(nz$2$d),
         .q(nz$2$q),
         .clock(nz$2$clock)
     );
-    vgiw_control_8x256$cvt$nz$3 nz$3(
+    vgiw_control_8x256$dff4 nz$3(
         .d(nz$3$d),
         .q(nz$3$q),
         .clock(nz$3$clock)
     );
-    vgiw_control_8x256$cvt$nz$4 nz$4(
+    vgiw_control_8x256$dff4 nz$4(
         .d(nz$4$d),
         .q(nz$4$q),
         .clock(nz$4$clock)
     );
-    vgiw_control_8x256$cvt$nz$5 nz$5(
+    vgiw_control_8x256$dff4 nz$5(
         .d(nz$5$d),
         .q(nz$5$q),
         .clock(nz$5$clock)
     );
-    vgiw_control_8x256$cvt$nz$6 nz$6(
+    vgiw_control_8x256$dff4 nz$6(
         .d(nz$6$d),
         .q(nz$6$q),
         .clock(nz$6$clock)
     );
-    vgiw_control_8x256$cvt$nz$7 nz$7(
+    vgiw_control_8x256$dff4 nz$7(
         .d(nz$7$d),
         .q(nz$7$q),
         .clock(nz$7$clock)
     );
-    vgiw_control_8x256$cvt$pend pend(
+    vgiw_control_8x256$dff1 pend(
         .d(pend$d),
         .q(pend$q),
         .clock(pend$clock)
     );
-    vgiw_control_8x256$cvt$pend_bank pend_bank(
+    vgiw_control_8x256$dff3 pend_bank(
         .d(pend_bank$d),
         .q(pend_bank$q),
         .clock(pend_bank$clock)
     );
-    vgiw_control_8x256$cvt$pend_row pend_row(
+    vgiw_control_8x256$dff2 pend_row(
         .d(pend_row$d),
         .q(pend_row$q),
         .clock(pend_row$clock)
     );
-    vgiw_control_8x256$cvt$pend_bits pend_bits(
+    vgiw_control_8x256$dff64 pend_bits(
         .d(pend_bits$d),
         .q(pend_bits$q),
         .clock(pend_bits$clock)
     );
-    vgiw_control_8x256$cvt$resp_valid resp_valid(
+    vgiw_control_8x256$dff1 resp_valid(
         .d(resp_valid$d),
         .q(resp_valid$q),
         .clock(resp_valid$clock)
     );
-    vgiw_control_8x256$cvt$resp_bank resp_bank(
+    vgiw_control_8x256$dff3 resp_bank(
         .d(resp_bank$d),
         .q(resp_bank$q),
         .clock(resp_bank$clock)
     );
-    vgiw_control_8x256$cvt$resp_nz resp_nz(
+    vgiw_control_8x256$dff1 resp_nz(
         .d(resp_nz$d),
         .q(resp_nz$q),
         .clock(resp_nz$clock)
@@ -2305,39 +2034,10 @@ module vgiw_control_8x256$cvt(clock,reset,rd_valid,rd_ready,rd_block,rd_word,rd_
         end
     end
 
-endmodule // top$cvt
+endmodule // vgiw_control_8x256$cvt
 
 
-module vgiw_control_8x256$cvt$bank$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$0
-
-
-module vgiw_control_8x256$cvt$bank$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module vgiw_control_8x256$bank(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [1:0] read_address;
@@ -2363,184 +2063,10 @@ module vgiw_control_8x256$cvt$bank$1(read_address,read_clock,read_data,write_add
        end
     end
 
-endmodule // top$cvt$bank$1
+endmodule // vgiw_control_8x256$bank
 
 
-module vgiw_control_8x256$cvt$bank$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$2
-
-
-module vgiw_control_8x256$cvt$bank$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$3
-
-
-module vgiw_control_8x256$cvt$bank$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$4
-
-
-module vgiw_control_8x256$cvt$bank$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$5
-
-
-module vgiw_control_8x256$cvt$bank$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$6
-
-
-module vgiw_control_8x256$cvt$bank$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [1:0] read_address;
-    input wire  read_clock;
-    output reg  [63:0] read_data;
-    input wire  [1:0] write_address;
-    input wire  write_clock;
-    input wire  [63:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[63:0] mem[3:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // top$cvt$bank$7
-
-
-module vgiw_control_8x256$cvt$nz$0(d,q,clock);
+module vgiw_control_8x256$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -2556,273 +2082,7 @@ module vgiw_control_8x256$cvt$nz$0(d,q,clock);
        q <= d;
     end
 
-endmodule // top$cvt$nz$0
-
-
-module vgiw_control_8x256$cvt$nz$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$1
-
-
-module vgiw_control_8x256$cvt$nz$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$2
-
-
-module vgiw_control_8x256$cvt$nz$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$3
-
-
-module vgiw_control_8x256$cvt$nz$4(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$4
-
-
-module vgiw_control_8x256$cvt$nz$5(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$5
-
-
-module vgiw_control_8x256$cvt$nz$6(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$6
-
-
-module vgiw_control_8x256$cvt$nz$7(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$nz$7
-
-
-module vgiw_control_8x256$cvt$pend(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend
-
-
-module vgiw_control_8x256$cvt$pend_bank(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend_bank
-
-
-module vgiw_control_8x256$cvt$pend_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend_bits
-
-
-module vgiw_control_8x256$cvt$pend_row(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$pend_row
-
-
-module vgiw_control_8x256$cvt$resp_bank(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$resp_bank
-
-
-module vgiw_control_8x256$cvt$resp_nz(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$resp_nz
-
-
-module vgiw_control_8x256$cvt$resp_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$cvt$resp_valid
+endmodule // vgiw_control_8x256$dff4
 
 
 module vgiw_control_8x256$init(clock,reset,in_valid,in_ready,in_base,in_bitmap,log_dim_x,log_dim_y,out_valid,out_ready,out_id,tid_x,tid_y,tid_z,busy);
@@ -3002,27 +2262,27 @@ module vgiw_control_8x256$init(clock,reset,in_valid,in_ready,in_base,in_bitmap,l
     reg  accept;
 
     // Sub module instances
-    vgiw_control_8x256$init$cur_bits cur_bits(
+    vgiw_control_8x256$dff64 cur_bits(
         .d(cur_bits$d),
         .q(cur_bits$q),
         .clock(cur_bits$clock)
     );
-    vgiw_control_8x256$init$cur_base cur_base(
+    vgiw_control_8x256$dff16 cur_base(
         .d(cur_base$d),
         .q(cur_base$q),
         .clock(cur_base$clock)
     );
-    vgiw_control_8x256$init$nxt_valid nxt_valid(
+    vgiw_control_8x256$dff1 nxt_valid(
         .d(nxt_valid$d),
         .q(nxt_valid$q),
         .clock(nxt_valid$clock)
     );
-    vgiw_control_8x256$init$nxt_bits nxt_bits(
+    vgiw_control_8x256$dff64 nxt_bits(
         .d(nxt_bits$d),
         .q(nxt_bits$q),
         .clock(nxt_bits$clock)
     );
-    vgiw_control_8x256$init$nxt_base nxt_base(
+    vgiw_control_8x256$dff16 nxt_base(
         .d(nxt_base$d),
         .q(nxt_base$q),
         .clock(nxt_base$clock)
@@ -3336,102 +2596,7 @@ module vgiw_control_8x256$init(clock,reset,in_valid,in_ready,in_base,in_bitmap,l
         end
     end
 
-endmodule // top$init
-
-
-module vgiw_control_8x256$init$cur_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$cur_base
-
-
-module vgiw_control_8x256$init$cur_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$cur_bits
-
-
-module vgiw_control_8x256$init$nxt_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$nxt_base
-
-
-module vgiw_control_8x256$init$nxt_bits(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$nxt_bits
-
-
-module vgiw_control_8x256$init$nxt_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$init$nxt_valid
+endmodule // vgiw_control_8x256$init
 
 
 module vgiw_control_8x256$term(clock,reset,in_valid,in_ready,in_id,in_taken,flush,out_valid,out_ready,out_taken,out_base,out_bitmap,empty);
@@ -3523,72 +2688,72 @@ module vgiw_control_8x256$term(clock,reset,in_valid,in_ready,in_id,in_taken,flus
     reg  fire$1;
 
     // Sub module instances
-    vgiw_control_8x256$term$a_valid$0 a_valid$0(
+    vgiw_control_8x256$dff1 a_valid$0(
         .d(a_valid$0$d),
         .q(a_valid$0$q),
         .clock(a_valid$0$clock)
     );
-    vgiw_control_8x256$term$a_valid$1 a_valid$1(
+    vgiw_control_8x256$dff1 a_valid$1(
         .d(a_valid$1$d),
         .q(a_valid$1$q),
         .clock(a_valid$1$clock)
     );
-    vgiw_control_8x256$term$a_base$0 a_base$0(
+    vgiw_control_8x256$dff16 a_base$0(
         .d(a_base$0$d),
         .q(a_base$0$q),
         .clock(a_base$0$clock)
     );
-    vgiw_control_8x256$term$a_base$1 a_base$1(
+    vgiw_control_8x256$dff16 a_base$1(
         .d(a_base$1$d),
         .q(a_base$1$q),
         .clock(a_base$1$clock)
     );
-    vgiw_control_8x256$term$a_bits$0 a_bits$0(
+    vgiw_control_8x256$dff64 a_bits$0(
         .d(a_bits$0$d),
         .q(a_bits$0$q),
         .clock(a_bits$0$clock)
     );
-    vgiw_control_8x256$term$a_bits$1 a_bits$1(
+    vgiw_control_8x256$dff64 a_bits$1(
         .d(a_bits$1$d),
         .q(a_bits$1$q),
         .clock(a_bits$1$clock)
     );
-    vgiw_control_8x256$term$b_valid$0 b_valid$0(
+    vgiw_control_8x256$dff1 b_valid$0(
         .d(b_valid$0$d),
         .q(b_valid$0$q),
         .clock(b_valid$0$clock)
     );
-    vgiw_control_8x256$term$b_valid$1 b_valid$1(
+    vgiw_control_8x256$dff1 b_valid$1(
         .d(b_valid$1$d),
         .q(b_valid$1$q),
         .clock(b_valid$1$clock)
     );
-    vgiw_control_8x256$term$b_base$0 b_base$0(
+    vgiw_control_8x256$dff16 b_base$0(
         .d(b_base$0$d),
         .q(b_base$0$q),
         .clock(b_base$0$clock)
     );
-    vgiw_control_8x256$term$b_base$1 b_base$1(
+    vgiw_control_8x256$dff16 b_base$1(
         .d(b_base$1$d),
         .q(b_base$1$q),
         .clock(b_base$1$clock)
     );
-    vgiw_control_8x256$term$b_bits$0 b_bits$0(
+    vgiw_control_8x256$dff64 b_bits$0(
         .d(b_bits$0$d),
         .q(b_bits$0$q),
         .clock(b_bits$0$clock)
     );
-    vgiw_control_8x256$term$b_bits$1 b_bits$1(
+    vgiw_control_8x256$dff64 b_bits$1(
         .d(b_bits$1$d),
         .q(b_bits$1$q),
         .clock(b_bits$1$clock)
     );
-    vgiw_control_8x256$term$older_b$0 older_b$0(
+    vgiw_control_8x256$dff1 older_b$0(
         .d(older_b$0$d),
         .q(older_b$0$q),
         .clock(older_b$0$clock)
     );
-    vgiw_control_8x256$term$older_b$1 older_b$1(
+    vgiw_control_8x256$dff1 older_b$1(
         .d(older_b$1$d),
         .q(older_b$1$q),
         .clock(older_b$1$clock)
@@ -3755,270 +2920,4 @@ module vgiw_control_8x256$term(clock,reset,in_valid,in_ready,in_id,in_taken,flus
         end
     end
 
-endmodule // top$term
-
-
-module vgiw_control_8x256$term$a_base$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_base$0
-
-
-module vgiw_control_8x256$term$a_base$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_base$1
-
-
-module vgiw_control_8x256$term$a_bits$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_bits$0
-
-
-module vgiw_control_8x256$term$a_bits$1(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_bits$1
-
-
-module vgiw_control_8x256$term$a_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_valid$0
-
-
-module vgiw_control_8x256$term$a_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$a_valid$1
-
-
-module vgiw_control_8x256$term$b_base$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_base$0
-
-
-module vgiw_control_8x256$term$b_base$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_base$1
-
-
-module vgiw_control_8x256$term$b_bits$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_bits$0
-
-
-module vgiw_control_8x256$term$b_bits$1(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_bits$1
-
-
-module vgiw_control_8x256$term$b_valid$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_valid$0
-
-
-module vgiw_control_8x256$term$b_valid$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$b_valid$1
-
-
-module vgiw_control_8x256$term$older_b$0(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$older_b$0
-
-
-module vgiw_control_8x256$term$older_b$1(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$term$older_b$1
+endmodule // vgiw_control_8x256$term

@@ -72,17 +72,17 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
         .active_warps(evaluator$active_warps),
         .adequate(evaluator$adequate)
     );
-    warp_compaction_unit$needed needed(
+    warp_compaction_unit$dff4 needed(
         .d(needed$d),
         .q(needed$q),
         .clock(needed$clock)
     );
-    warp_compaction_unit$waiting_count waiting_count(
+    warp_compaction_unit$dff4 waiting_count(
         .d(waiting_count$d),
         .q(waiting_count$q),
         .clock(waiting_count$clock)
     );
-    warp_compaction_unit$saves saves(
+    warp_compaction_unit$dff1 saves(
         .d(saves$d),
         .q(saves$q),
         .clock(saves$clock)
@@ -125,7 +125,7 @@ module warp_compaction_unit(clock,reset,load,cta_mask,umask,warp_valid,warp_mask
         end
     end
 
-endmodule // top
+endmodule // warp_compaction_unit
 
 
 module warp_compaction_unit$compactor(clock,reset,load,mask_in,row_enable,one_row,take,flush,group_valid,group_mask,group_rows,group_last);
@@ -200,42 +200,42 @@ module warp_compaction_unit$compactor(clock,reset,load,mask_in,row_enable,one_ro
     reg  [95:0] rows_acc;
 
     // Sub module instances
-    warp_compaction_unit$compactor$held$0 held$0(
+    warp_compaction_unit$dff32 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    warp_compaction_unit$compactor$held$1 held$1(
+    warp_compaction_unit$dff32 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    warp_compaction_unit$compactor$held$2 held$2(
+    warp_compaction_unit$dff32 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
     );
-    warp_compaction_unit$compactor$held$3 held$3(
+    warp_compaction_unit$dff32 held$3(
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
     );
-    warp_compaction_unit$compactor$held$4 held$4(
+    warp_compaction_unit$dff32 held$4(
         .d(held$4$d),
         .q(held$4$q),
         .clock(held$4$clock)
     );
-    warp_compaction_unit$compactor$held$5 held$5(
+    warp_compaction_unit$dff32 held$5(
         .d(held$5$d),
         .q(held$5$q),
         .clock(held$5$clock)
     );
-    warp_compaction_unit$compactor$held$6 held$6(
+    warp_compaction_unit$dff32 held$6(
         .d(held$6$d),
         .q(held$6$q),
         .clock(held$6$clock)
     );
-    warp_compaction_unit$compactor$held$7 held$7(
+    warp_compaction_unit$dff32 held$7(
         .d(held$7$d),
         .q(held$7$q),
         .clock(held$7$clock)
@@ -1197,29 +1197,10 @@ module warp_compaction_unit$compactor(clock,reset,load,mask_in,row_enable,one_ro
         end
     end
 
-endmodule // top$compactor
+endmodule // warp_compaction_unit$compactor
 
 
-module warp_compaction_unit$compactor$held$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$0
-
-
-module warp_compaction_unit$compactor$held$1(d,q,clock);
+module warp_compaction_unit$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1235,121 +1216,7 @@ module warp_compaction_unit$compactor$held$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$compactor$held$1
-
-
-module warp_compaction_unit$compactor$held$2(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$2
-
-
-module warp_compaction_unit$compactor$held$3(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$3
-
-
-module warp_compaction_unit$compactor$held$4(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$4
-
-
-module warp_compaction_unit$compactor$held$5(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$5
-
-
-module warp_compaction_unit$compactor$held$6(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$6
-
-
-module warp_compaction_unit$compactor$held$7(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$7
+endmodule // warp_compaction_unit$dff32
 
 
 module warp_compaction_unit$evaluator(cta_mask,min_warps,active_warps,adequate);
@@ -1657,10 +1524,10 @@ module warp_compaction_unit$evaluator(cta_mask,min_warps,active_warps,adequate);
         adequate = min_acc < active_acc;
     end
 
-endmodule // top$evaluator
+endmodule // warp_compaction_unit$evaluator
 
 
-module warp_compaction_unit$needed(d,q,clock);
+module warp_compaction_unit$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -1676,10 +1543,10 @@ module warp_compaction_unit$needed(d,q,clock);
        q <= d;
     end
 
-endmodule // top$needed
+endmodule // warp_compaction_unit$dff4
 
 
-module warp_compaction_unit$saves(d,q,clock);
+module warp_compaction_unit$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -1695,23 +1562,4 @@ module warp_compaction_unit$saves(d,q,clock);
        q <= d;
     end
 
-endmodule // top$saves
-
-
-module warp_compaction_unit$waiting_count(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$waiting_count
+endmodule // warp_compaction_unit$dff1

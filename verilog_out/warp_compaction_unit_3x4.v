@@ -72,17 +72,17 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
         .active_warps(evaluator$active_warps),
         .adequate(evaluator$adequate)
     );
-    warp_compaction_unit_3x4$needed needed(
+    warp_compaction_unit_3x4$dff2 needed(
         .d(needed$d),
         .q(needed$q),
         .clock(needed$clock)
     );
-    warp_compaction_unit_3x4$waiting_count waiting_count(
+    warp_compaction_unit_3x4$dff2 waiting_count(
         .d(waiting_count$d),
         .q(waiting_count$q),
         .clock(waiting_count$clock)
     );
-    warp_compaction_unit_3x4$saves saves(
+    warp_compaction_unit_3x4$dff1 saves(
         .d(saves$d),
         .q(saves$q),
         .clock(saves$clock)
@@ -125,7 +125,7 @@ module warp_compaction_unit_3x4(clock,reset,load,cta_mask,umask,warp_valid,warp_
         end
     end
 
-endmodule // top
+endmodule // warp_compaction_unit_3x4
 
 
 module warp_compaction_unit_3x4$compactor(clock,reset,load,mask_in,row_enable,one_row,take,flush,group_valid,group_mask,group_rows,group_last);
@@ -175,17 +175,17 @@ module warp_compaction_unit_3x4$compactor(clock,reset,load,mask_in,row_enable,on
     reg  [7:0] rows_acc;
 
     // Sub module instances
-    warp_compaction_unit_3x4$compactor$held$0 held$0(
+    warp_compaction_unit_3x4$dff4 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    warp_compaction_unit_3x4$compactor$held$1 held$1(
+    warp_compaction_unit_3x4$dff4 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    warp_compaction_unit_3x4$compactor$held$2 held$2(
+    warp_compaction_unit_3x4$dff4 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
@@ -294,29 +294,10 @@ module warp_compaction_unit_3x4$compactor(clock,reset,load,mask_in,row_enable,on
         end
     end
 
-endmodule // top$compactor
+endmodule // warp_compaction_unit_3x4$compactor
 
 
-module warp_compaction_unit_3x4$compactor$held$0(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$0
-
-
-module warp_compaction_unit_3x4$compactor$held$1(d,q,clock);
+module warp_compaction_unit_3x4$dff4(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -332,26 +313,7 @@ module warp_compaction_unit_3x4$compactor$held$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$compactor$held$1
-
-
-module warp_compaction_unit_3x4$compactor$held$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$compactor$held$2
+endmodule // warp_compaction_unit_3x4$dff4
 
 
 module warp_compaction_unit_3x4$evaluator(cta_mask,min_warps,active_warps,adequate);
@@ -444,10 +406,10 @@ module warp_compaction_unit_3x4$evaluator(cta_mask,min_warps,active_warps,adequa
         adequate = min_acc < active_acc;
     end
 
-endmodule // top$evaluator
+endmodule // warp_compaction_unit_3x4$evaluator
 
 
-module warp_compaction_unit_3x4$needed(d,q,clock);
+module warp_compaction_unit_3x4$dff2(d,q,clock);
 
     // Module arguments
     input wire  [1:0] d;
@@ -463,10 +425,10 @@ module warp_compaction_unit_3x4$needed(d,q,clock);
        q <= d;
     end
 
-endmodule // top$needed
+endmodule // warp_compaction_unit_3x4$dff2
 
 
-module warp_compaction_unit_3x4$saves(d,q,clock);
+module warp_compaction_unit_3x4$dff1(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -482,23 +444,4 @@ module warp_compaction_unit_3x4$saves(d,q,clock);
        q <= d;
     end
 
-endmodule // top$saves
-
-
-module warp_compaction_unit_3x4$waiting_count(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$waiting_count
+endmodule // warp_compaction_unit_3x4$dff1

@@ -144,7 +144,7 @@ module warp_memory_divergence(clock,reset,branch_mask,op,pc,hit_mask,addr,reconv
         .valid(mdt$valid),
         .full(mdt$full)
     );
-    warp_memory_divergence$mcb$0 mcb$0(
+    warp_memory_divergence$mcb mcb$0(
         .clock(mcb$0$clock),
         .reset(mcb$0$reset),
         .capture(mcb$0$capture),
@@ -161,7 +161,7 @@ module warp_memory_divergence(clock,reset,branch_mask,op,pc,hit_mask,addr,reconv
         .release_data(mcb$0$release_data),
         .busy(mcb$0$busy)
     );
-    warp_memory_divergence$mcb$1 mcb$1(
+    warp_memory_divergence$mcb mcb$1(
         .clock(mcb$1$clock),
         .reset(mcb$1$reset),
         .capture(mcb$1$capture),
@@ -293,10 +293,10 @@ module warp_memory_divergence(clock,reset,branch_mask,op,pc,hit_mask,addr,reconv
         slip_shrink = slip$shrink;
     end
 
-endmodule // top
+endmodule // warp_memory_divergence
 
 
-module warp_memory_divergence$mcb$0(clock,reset,capture,capture_mask,addr_in,fill,fill_addr,fill_data,release_en,release_mask,waiting,ready,waiting_addr,release_data,busy);
+module warp_memory_divergence$mcb(clock,reset,capture,capture_mask,addr_in,fill,fill_addr,fill_data,release_en,release_mask,waiting,ready,waiting_addr,release_data,busy);
 
     // Module arguments
     input wire  clock;
@@ -384,22 +384,22 @@ module warp_memory_divergence$mcb$0(clock,reset,capture,capture_mask,addr_in,fil
     reg  [31:0] lane_addr;
 
     // Sub module instances
-    warp_memory_divergence$mcb$0$waiting_q waiting_q(
+    warp_memory_divergence$dff32 waiting_q(
         .d(waiting_q$d),
         .q(waiting_q$q),
         .clock(waiting_q$clock)
     );
-    warp_memory_divergence$mcb$0$ready_q ready_q(
+    warp_memory_divergence$dff32 ready_q(
         .d(ready_q$d),
         .q(ready_q$q),
         .clock(ready_q$clock)
     );
-    warp_memory_divergence$mcb$0$addr_q addr_q(
+    warp_memory_divergence$dff1024 addr_q(
         .d(addr_q$d),
         .q(addr_q$q),
         .clock(addr_q$clock)
     );
-    warp_memory_divergence$mcb$0$data_q data_q(
+    warp_memory_divergence$dff1024 data_q(
         .d(data_q$d),
         .q(data_q$q),
         .clock(data_q$clock)
@@ -1021,29 +1021,10 @@ module warp_memory_divergence$mcb$0(clock,reset,capture,capture_mask,addr_in,fil
         end
     end
 
-endmodule // top$mcb$0
+endmodule // warp_memory_divergence$mcb
 
 
-module warp_memory_divergence$mcb$0$addr_q(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$0$addr_q
-
-
-module warp_memory_divergence$mcb$0$data_q(d,q,clock);
+module warp_memory_divergence$dff1024(d,q,clock);
 
     // Module arguments
     input wire  [1023:0] d;
@@ -1059,849 +1040,7 @@ module warp_memory_divergence$mcb$0$data_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$mcb$0$data_q
-
-
-module warp_memory_divergence$mcb$0$ready_q(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$0$ready_q
-
-
-module warp_memory_divergence$mcb$0$waiting_q(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$0$waiting_q
-
-
-module warp_memory_divergence$mcb$1(clock,reset,capture,capture_mask,addr_in,fill,fill_addr,fill_data,release_en,release_mask,waiting,ready,waiting_addr,release_data,busy);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  capture;
-    input wire  [31:0] capture_mask;
-    input wire  [1023:0] addr_in;
-    input wire  fill;
-    input wire  [31:0] fill_addr;
-    input wire  [1023:0] fill_data;
-    input wire  release_en;
-    input wire  [31:0] release_mask;
-    output reg  [31:0] waiting;
-    output reg  [31:0] ready;
-    output reg  [1023:0] waiting_addr;
-    output reg  [1023:0] release_data;
-    output reg  busy;
-
-    // Constant declarations
-    localparam  aw = 16'h20;
-    localparam  dw = 16'h20;
-    localparam  ob = 16'h5;
-    localparam  lane_bit$0 = 32'h1;
-    localparam  lane_bit$1 = 32'h2;
-    localparam  lane_bit$2 = 32'h4;
-    localparam  lane_bit$3 = 32'h8;
-    localparam  lane_bit$4 = 32'h10;
-    localparam  lane_bit$5 = 32'h20;
-    localparam  lane_bit$6 = 32'h40;
-    localparam  lane_bit$7 = 32'h80;
-    localparam  lane_bit$8 = 32'h100;
-    localparam  lane_bit$9 = 32'h200;
-    localparam  lane_bit$10 = 32'h400;
-    localparam  lane_bit$11 = 32'h800;
-    localparam  lane_bit$12 = 32'h1000;
-    localparam  lane_bit$13 = 32'h2000;
-    localparam  lane_bit$14 = 32'h4000;
-    localparam  lane_bit$15 = 32'h8000;
-    localparam  lane_bit$16 = 32'h10000;
-    localparam  lane_bit$17 = 32'h20000;
-    localparam  lane_bit$18 = 32'h40000;
-    localparam  lane_bit$19 = 32'h80000;
-    localparam  lane_bit$20 = 32'h100000;
-    localparam  lane_bit$21 = 32'h200000;
-    localparam  lane_bit$22 = 32'h400000;
-    localparam  lane_bit$23 = 32'h800000;
-    localparam  lane_bit$24 = 32'h1000000;
-    localparam  lane_bit$25 = 32'h2000000;
-    localparam  lane_bit$26 = 32'h4000000;
-    localparam  lane_bit$27 = 32'h8000000;
-    localparam  lane_bit$28 = 32'h10000000;
-    localparam  lane_bit$29 = 32'h20000000;
-    localparam  lane_bit$30 = 32'h40000000;
-    localparam  lane_bit$31 = 32'h80000000;
-    localparam  top_a = 1024'hffffffff00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-    localparam  top_d = 1024'hffffffff00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-    localparam  zero_lanes = 32'h0;
-    localparam  zero_a = 1024'h0;
-    localparam  zero_d = 1024'h0;
-
-    // Stub signals
-    reg  [31:0] waiting_q$d;
-    wire  [31:0] waiting_q$q;
-    reg  waiting_q$clock;
-    reg  [31:0] ready_q$d;
-    wire  [31:0] ready_q$q;
-    reg  ready_q$clock;
-    reg  [1023:0] addr_q$d;
-    wire  [1023:0] addr_q$q;
-    reg  addr_q$clock;
-    reg  [1023:0] data_q$d;
-    wire  [1023:0] data_q$q;
-    reg  data_q$clock;
-
-    // Local signals
-    reg  [1023:0] wait_wide;
-    reg  [31:0] cap;
-    reg  [31:0] rel;
-    reg  [31:0] wait1;
-    reg  [31:0] wake;
-    reg  [1023:0] cap_wide;
-    reg  [1023:0] rel_wide;
-    reg  [1023:0] wake_wide;
-    reg  [1023:0] addr_next;
-    reg  [31:0] lane_addr;
-
-    // Sub module instances
-    warp_memory_divergence$mcb$1$waiting_q waiting_q(
-        .d(waiting_q$d),
-        .q(waiting_q$q),
-        .clock(waiting_q$clock)
-    );
-    warp_memory_divergence$mcb$1$ready_q ready_q(
-        .d(ready_q$d),
-        .q(ready_q$q),
-        .clock(ready_q$clock)
-    );
-    warp_memory_divergence$mcb$1$addr_q addr_q(
-        .d(addr_q$d),
-        .q(addr_q$q),
-        .clock(addr_q$clock)
-    );
-    warp_memory_divergence$mcb$1$data_q data_q(
-        .d(data_q$d),
-        .q(data_q$q),
-        .clock(data_q$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        waiting_q$clock = clock;
-        ready_q$clock = clock;
-        addr_q$clock = clock;
-        data_q$clock = clock;
-        waiting_q$d = waiting_q$q;
-        ready_q$d = ready_q$q;
-        addr_q$d = addr_q$q;
-        data_q$d = data_q$q;
-        waiting = waiting_q$q;
-        ready = ready_q$q;
-        busy = |(waiting_q$q | ready_q$q);
-        cap = zero_lanes;
-        if (capture) begin
-            cap = capture_mask;
-        end
-        rel = zero_lanes;
-        if (release_en) begin
-            rel = release_mask & ready_q$q & ~cap;
-        end
-        cap_wide = zero_a;
-        wait_wide = zero_a;
-        rel_wide = zero_d;
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[0]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[0]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[0]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[1]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[1]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[1]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[2]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[2]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[2]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[3]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[3]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[3]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[4]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[4]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[4]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[5]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[5]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[5]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[6]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[6]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[6]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[7]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[7]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[7]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[8]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[8]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[8]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[9]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[9]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[9]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[10]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[10]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[10]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[11]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[11]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[11]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[12]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[12]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[12]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[13]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[13]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[13]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[14]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[14]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[14]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[15]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[15]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[15]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[16]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[16]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[16]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[17]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[17]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[17]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[18]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[18]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[18]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[19]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[19]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[19]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[20]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[20]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[20]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[21]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[21]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[21]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[22]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[22]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[22]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[23]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[23]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[23]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[24]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[24]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[24]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[25]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[25]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[25]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[26]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[26]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[26]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[27]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[27]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[27]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[28]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[28]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[28]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[29]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[29]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[29]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[30]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[30]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[30]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        cap_wide = cap_wide >> aw;
-        wait_wide = wait_wide >> aw;
-        if (waiting_q$q[31]) begin
-            wait_wide = wait_wide | top_a;
-        end
-        rel_wide = rel_wide >> dw;
-        if (cap[31]) begin
-            cap_wide = cap_wide | top_a;
-        end
-        if (rel[31]) begin
-            rel_wide = rel_wide | top_d;
-        end
-        release_data = data_q$q & rel_wide;
-        waiting_addr = addr_q$q & wait_wide;
-        addr_next = (addr_q$q & ~cap_wide) | (addr_in & cap_wide);
-        wait1 = waiting_q$q | cap;
-        wake = zero_lanes;
-        wake_wide = zero_d;
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(0 * aw)+:(32)];
-        if (fill & wait1[0] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$0;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(1 * aw)+:(32)];
-        if (fill & wait1[1] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$1;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(2 * aw)+:(32)];
-        if (fill & wait1[2] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$2;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(3 * aw)+:(32)];
-        if (fill & wait1[3] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$3;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(4 * aw)+:(32)];
-        if (fill & wait1[4] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$4;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(5 * aw)+:(32)];
-        if (fill & wait1[5] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$5;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(6 * aw)+:(32)];
-        if (fill & wait1[6] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$6;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(7 * aw)+:(32)];
-        if (fill & wait1[7] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$7;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(8 * aw)+:(32)];
-        if (fill & wait1[8] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$8;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(9 * aw)+:(32)];
-        if (fill & wait1[9] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$9;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(10 * aw)+:(32)];
-        if (fill & wait1[10] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$10;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(11 * aw)+:(32)];
-        if (fill & wait1[11] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$11;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(12 * aw)+:(32)];
-        if (fill & wait1[12] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$12;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(13 * aw)+:(32)];
-        if (fill & wait1[13] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$13;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(14 * aw)+:(32)];
-        if (fill & wait1[14] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$14;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(15 * aw)+:(32)];
-        if (fill & wait1[15] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$15;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(16 * aw)+:(32)];
-        if (fill & wait1[16] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$16;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(17 * aw)+:(32)];
-        if (fill & wait1[17] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$17;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(18 * aw)+:(32)];
-        if (fill & wait1[18] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$18;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(19 * aw)+:(32)];
-        if (fill & wait1[19] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$19;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(20 * aw)+:(32)];
-        if (fill & wait1[20] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$20;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(21 * aw)+:(32)];
-        if (fill & wait1[21] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$21;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(22 * aw)+:(32)];
-        if (fill & wait1[22] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$22;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(23 * aw)+:(32)];
-        if (fill & wait1[23] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$23;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(24 * aw)+:(32)];
-        if (fill & wait1[24] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$24;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(25 * aw)+:(32)];
-        if (fill & wait1[25] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$25;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(26 * aw)+:(32)];
-        if (fill & wait1[26] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$26;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(27 * aw)+:(32)];
-        if (fill & wait1[27] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$27;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(28 * aw)+:(32)];
-        if (fill & wait1[28] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$28;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(29 * aw)+:(32)];
-        if (fill & wait1[29] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$29;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(30 * aw)+:(32)];
-        if (fill & wait1[30] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$30;
-            wake_wide = wake_wide | top_d;
-        end
-        wake_wide = wake_wide >> dw;
-        lane_addr = addr_next[(31 * aw)+:(32)];
-        if (fill & wait1[31] & ~|((lane_addr ^ fill_addr) >> ob)) begin
-            wake = wake | lane_bit$31;
-            wake_wide = wake_wide | top_d;
-        end
-        waiting_q$d = wait1 & ~wake;
-        ready_q$d = (ready_q$q & ~cap & ~rel) | wake;
-        addr_q$d = addr_next;
-        data_q$d = (data_q$q & ~wake_wide) | (fill_data & wake_wide);
-        if (reset) begin
-            waiting_q$d = zero_lanes;
-            ready_q$d = zero_lanes;
-        end
-    end
-
-endmodule // top$mcb$1
-
-
-module warp_memory_divergence$mcb$1$addr_q(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$1$addr_q
-
-
-module warp_memory_divergence$mcb$1$data_q(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$1$data_q
-
-
-module warp_memory_divergence$mcb$1$ready_q(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$1$ready_q
-
-
-module warp_memory_divergence$mcb$1$waiting_q(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mcb$1$waiting_q
+endmodule // warp_memory_divergence$dff1024
 
 
 module warp_memory_divergence$mdt(clock,reset,access,pc,miss_mask,forbid,release_mask,matched,match_entry,match_mask,accept,refuse,target,waiting,valid,full);
@@ -1951,22 +1090,22 @@ module warp_memory_divergence$mdt(clock,reset,access,pc,miss_mask,forbid,release
     reg  [1:0] target_now;
 
     // Sub module instances
-    warp_memory_divergence$mdt$entry_pc$0 entry_pc$0(
+    warp_memory_divergence$dff32 entry_pc$0(
         .d(entry_pc$0$d),
         .q(entry_pc$0$q),
         .clock(entry_pc$0$clock)
     );
-    warp_memory_divergence$mdt$entry_pc$1 entry_pc$1(
+    warp_memory_divergence$dff32 entry_pc$1(
         .d(entry_pc$1$d),
         .q(entry_pc$1$q),
         .clock(entry_pc$1$clock)
     );
-    warp_memory_divergence$mdt$entry_mask$0 entry_mask$0(
+    warp_memory_divergence$dff32 entry_mask$0(
         .d(entry_mask$0$d),
         .q(entry_mask$0$q),
         .clock(entry_mask$0$clock)
     );
-    warp_memory_divergence$mdt$entry_mask$1 entry_mask$1(
+    warp_memory_divergence$dff32 entry_mask$1(
         .d(entry_mask$1$d),
         .q(entry_mask$1$q),
         .clock(entry_mask$1$clock)
@@ -2043,29 +1182,10 @@ module warp_memory_divergence$mdt(clock,reset,access,pc,miss_mask,forbid,release
         end
     end
 
-endmodule // top$mdt
+endmodule // warp_memory_divergence$mdt
 
 
-module warp_memory_divergence$mdt$entry_mask$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mdt$entry_mask$0
-
-
-module warp_memory_divergence$mdt$entry_mask$1(d,q,clock);
+module warp_memory_divergence$dff32(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2081,45 +1201,7 @@ module warp_memory_divergence$mdt$entry_mask$1(d,q,clock);
        q <= d;
     end
 
-endmodule // top$mdt$entry_mask$1
-
-
-module warp_memory_divergence$mdt$entry_pc$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mdt$entry_pc$0
-
-
-module warp_memory_divergence$mdt$entry_pc$1(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$mdt$entry_pc$1
+endmodule // warp_memory_divergence$dff32
 
 
 module warp_memory_divergence$slip(clock,reset,warp,clear,mem_op,considered,exec_mask,hit_mask,slipped,raise,lower,limit_mask,forbid,tail,grow,shrink,max_slip);
@@ -2225,52 +1307,52 @@ module warp_memory_divergence$slip(clock,reset,warp,clear,mem_op,considered,exec
     reg  [7:0] max_next;
 
     // Sub module instances
-    warp_memory_divergence$slip$p0$0 p0$0(
+    warp_memory_divergence$dff32 p0$0(
         .d(p0$0$d),
         .q(p0$0$q),
         .clock(p0$0$clock)
     );
-    warp_memory_divergence$slip$p1$0 p1$0(
+    warp_memory_divergence$dff32 p1$0(
         .d(p1$0$d),
         .q(p1$0$q),
         .clock(p1$0$clock)
     );
-    warp_memory_divergence$slip$p2$0 p2$0(
+    warp_memory_divergence$dff32 p2$0(
         .d(p2$0$d),
         .q(p2$0$q),
         .clock(p2$0$clock)
     );
-    warp_memory_divergence$slip$p3$0 p3$0(
+    warp_memory_divergence$dff32 p3$0(
         .d(p3$0$d),
         .q(p3$0$q),
         .clock(p3$0$clock)
     );
-    warp_memory_divergence$slip$p4$0 p4$0(
+    warp_memory_divergence$dff32 p4$0(
         .d(p4$0$d),
         .q(p4$0$q),
         .clock(p4$0$clock)
     );
-    warp_memory_divergence$slip$p5$0 p5$0(
+    warp_memory_divergence$dff32 p5$0(
         .d(p5$0$d),
         .q(p5$0$q),
         .clock(p5$0$clock)
     );
-    warp_memory_divergence$slip$p6$0 p6$0(
+    warp_memory_divergence$dff32 p6$0(
         .d(p6$0$d),
         .q(p6$0$q),
         .clock(p6$0$clock)
     );
-    warp_memory_divergence$slip$p7$0 p7$0(
+    warp_memory_divergence$dff32 p7$0(
         .d(p7$0$d),
         .q(p7$0$q),
         .clock(p7$0$clock)
     );
-    warp_memory_divergence$slip$limit$0 limit$0(
+    warp_memory_divergence$dff32 limit$0(
         .d(limit$0$d),
         .q(limit$0$q),
         .clock(limit$0$clock)
     );
-    warp_memory_divergence$slip$max_q max_q(
+    warp_memory_divergence$dff8 max_q(
         .d(max_q$d),
         .q(max_q$q),
         .clock(max_q$clock)
@@ -2511,29 +1593,10 @@ module warp_memory_divergence$slip(clock,reset,warp,clear,mem_op,considered,exec
         limit$0$d = ge;
     end
 
-endmodule // top$slip
+endmodule // warp_memory_divergence$slip
 
 
-module warp_memory_divergence$slip$limit$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$limit$0
-
-
-module warp_memory_divergence$slip$max_q(d,q,clock);
+module warp_memory_divergence$dff8(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -2549,156 +1612,4 @@ module warp_memory_divergence$slip$max_q(d,q,clock);
        q <= d;
     end
 
-endmodule // top$slip$max_q
-
-
-module warp_memory_divergence$slip$p0$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p0$0
-
-
-module warp_memory_divergence$slip$p1$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p1$0
-
-
-module warp_memory_divergence$slip$p2$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p2$0
-
-
-module warp_memory_divergence$slip$p3$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p3$0
-
-
-module warp_memory_divergence$slip$p4$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p4$0
-
-
-module warp_memory_divergence$slip$p5$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p5$0
-
-
-module warp_memory_divergence$slip$p6$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p6$0
-
-
-module warp_memory_divergence$slip$p7$0(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // top$slip$p7$0
+endmodule // warp_memory_divergence$dff8

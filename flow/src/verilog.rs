@@ -1,6 +1,10 @@
 //! Verilog as weft exports it: the preset's name on the top module and its submodules
 //! ([`rename_top`]), and the one reader of a module's ports ([`module_ports`]) that the
-//! FPGA harness, the report and the tests share.
+//! FPGA harness, the report and the tests share; and the merge of identical modules
+//! ([`merge_modules`]) that makes the exported files small and lets synthesis work on
+//! each distinct module once.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// rust-hdl names the top `top` and every submodule `top$<path>`; weft renames them
 /// after the preset so that several presets can be read into one tool together.
@@ -29,6 +33,317 @@ pub fn rename_top(verilog: &str, name: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// One module of an exported file: its name and its lines, `module NAME(...);` to
+/// `endmodule ...` inclusive.
+struct Module<'a> {
+    name: &'a str,
+    lines: Vec<&'a str>,
+}
+
+/// A submodule instantiation line (`    <module> <instance>(`) of a module in `names`:
+/// (module, instance).
+fn instance<'a>(line: &'a str, names: &HashMap<&str, usize>) -> Option<(&'a str, &'a str)> {
+    let (module, rest) = line.trim_start().split_once(' ')?;
+    let inst = rest.strip_suffix('(')?;
+    (names.contains_key(module) && !inst.is_empty() && !inst.contains(' '))
+        .then_some((module, inst))
+}
+
+/// Splits a file into its header (the lines before the first module) and its modules;
+/// `None` if a module is not closed or a name repeats (not rust-hdl's output).
+fn modules(verilog: &str) -> Option<(Vec<&str>, Vec<Module<'_>>)> {
+    let mut header = vec![];
+    let mut list: Vec<Module> = vec![];
+    let mut open = false;
+    for line in verilog.lines() {
+        if open {
+            list.last_mut()?.lines.push(line);
+            open = !line.starts_with("endmodule");
+        } else if let Some(rest) = line.strip_prefix("module ") {
+            let name = rest.split(['(', ';', ' ']).next()?;
+            list.push(Module {
+                name,
+                lines: vec![line],
+            });
+            open = true;
+        } else if list.is_empty() {
+            header.push(line);
+        } else if !line.trim().is_empty() {
+            return None; // text between modules: keep the file as it is
+        }
+    }
+    while header.last().is_some_and(|l| l.trim().is_empty()) {
+        header.pop(); // each module is written after two blank lines
+    }
+    let mut seen = HashSet::new();
+    (!open && list.iter().all(|m| seen.insert(m.name))).then_some((header, list))
+}
+
+/// rust-hdl's `DFF`: ports `d, q, clock`, an initial value and `q <= d` on the clock.
+/// Returns the width of `q`.
+fn dff_width(m: &Module) -> Option<usize> {
+    if !m.lines[0].ends_with("(d,q,clock);") {
+        return None;
+    }
+    let mut width = None;
+    let mut code = vec![];
+    for line in &m.lines[1..m.lines.len() - 1] {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("//") || t == "input wire  clock;" {
+            continue;
+        }
+        if let Some(w) = t.strip_prefix("input wire  ") {
+            if w.ends_with(" d;") || w == "d;" {
+                continue;
+            }
+        }
+        if let Some(q) = t.strip_prefix("output reg  ") {
+            width = match q.strip_suffix(" q;") {
+                Some(range) => {
+                    let (hi, lo) = range.trim_matches(['[', ']']).split_once(':')?;
+                    Some(hi.parse::<usize>().ok()?.checked_sub(lo.parse().ok()?)? + 1)
+                }
+                None if q == "q;" => Some(1),
+                None => return None,
+            };
+            continue;
+        }
+        code.push(t);
+    }
+    let fixed = [
+        "initial begin",
+        "end",
+        "always @(posedge clock) begin",
+        "q <= d;",
+        "end",
+    ];
+    let shape = code.len() == 6
+        && code[0] == fixed[0]
+        && code[1].starts_with("q = ")
+        && code[2..] == fixed[1..];
+    if shape {
+        width
+    } else {
+        None
+    }
+}
+
+/// What a module is named after: rust-hdl's DFF as `dff<width>`, any other module after
+/// the instance name its copies in the design have most often (`data_a$3` counts as
+/// `data_a`; ties go to the alphabetically first).
+fn base_name(m: &Module, instances: &[(&str, u64)]) -> String {
+    if let Some(w) = dff_width(m) {
+        return format!("dff{w}");
+    }
+    let mut count: BTreeMap<String, u64> = BTreeMap::new();
+    for &(inst, copies) in instances {
+        let base: Vec<&str> = inst
+            .split('$')
+            .filter(|p| !p.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        *count.entry(base.join("_")).or_default() += copies;
+    }
+    let most = count.values().copied().max().unwrap_or(0);
+    count
+        .into_iter()
+        .find(|(b, n)| *n == most && !b.is_empty())
+        .map(|(b, _)| b)
+        .unwrap_or_else(|| "module".to_string())
+}
+
+/// Merges the modules of an exported file whose bodies are equal once their submodules
+/// are merged, bottom up: one module per distinct body, named `<top>$<block>` after
+/// the block it is (`<top>$<block>_2` for a second body of the same name), every
+/// instantiation renamed to it. The top module, its ports and every instance name stay;
+/// only module names change, so each instance keeps its exact text and behaviour.
+/// rust-hdl writes one module per instance (the fabric: 3 755 modules, 28 distinct).
+/// A file that is not in rust-hdl's shape (text between modules, a module not closed,
+/// a repeated module name, no module `top`) is returned as it is.
+pub fn merge_modules(verilog: &str, top: &str) -> String {
+    let Some((header, list)) = modules(verilog) else {
+        return verilog.to_string();
+    };
+    let index: HashMap<&str, usize> = list.iter().enumerate().map(|(i, m)| (m.name, i)).collect();
+    let Some(&top_at) = index.get(top) else {
+        return verilog.to_string();
+    };
+    // Instantiations per module: (line, submodule index).
+    let subs: Vec<Vec<(usize, usize)>> = list
+        .iter()
+        .map(|m| {
+            m.lines
+                .iter()
+                .enumerate()
+                .filter_map(|(l, line)| instance(line, &index).map(|(sub, _)| (l, index[sub])))
+                .collect()
+        })
+        .collect();
+    // Bottom up: a module's class is known once its submodules' classes are.
+    let mut class: Vec<Option<usize>> = vec![None; list.len()];
+    let mut keys: HashMap<String, usize> = HashMap::new();
+    let mut reps: Vec<usize> = vec![]; // first module of each class
+    let mut order: Vec<usize> = vec![];
+    let mut state = vec![0u8; list.len()]; // 0 new, 1 on the stack, 2 done
+    for start in 0..list.len() {
+        let mut stack = vec![(start, 0usize)];
+        while let Some((m, next)) = stack.pop() {
+            if next == 0 {
+                if state[m] != 0 {
+                    continue;
+                }
+                state[m] = 1;
+            }
+            if let Some(&(_, sub)) = subs[m].get(next) {
+                stack.push((m, next + 1));
+                match state[sub] {
+                    0 => stack.push((sub, 0)),
+                    1 => return verilog.to_string(), // a module instantiating itself
+                    _ => {}
+                }
+                continue;
+            }
+            state[m] = 2;
+            order.push(m);
+        }
+    }
+    for &m in &order {
+        if m == top_at {
+            continue;
+        }
+        // The body with the module's own name left out and submodules by class.
+        let mut key = String::new();
+        let mut at = subs[m].iter().peekable();
+        for (l, line) in list[m].lines.iter().enumerate() {
+            if l == 0 {
+                key.push_str(&line["module ".len() + list[m].name.len()..]);
+            } else if l + 1 == list[m].lines.len() {
+                key.push_str("endmodule");
+            } else if at.peek().map(|&&(sl, _)| sl) == Some(l) {
+                let (_, sub) = at.next().copied().unwrap_or_default();
+                let (_, inst) = instance(line, &index).unwrap_or_default();
+                key.push_str(&format!("{} {inst}(", class[sub].unwrap_or(usize::MAX)));
+            } else {
+                key.push_str(line);
+            }
+            key.push('\n');
+        }
+        let next = reps.len();
+        let c = *keys.entry(key).or_insert(next);
+        if c == next {
+            reps.push(m);
+        }
+        class[m] = Some(c);
+    }
+    // How many instances of each module the elaborated design holds (parents first), so
+    // that names count the instances of the design, the same before and after a merge.
+    let mut copies = vec![0u64; list.len()];
+    for (m, n) in copies.iter_mut().enumerate() {
+        if !subs.iter().any(|s| s.iter().any(|&(_, sub)| sub == m)) {
+            *n = 1;
+        }
+    }
+    for &m in order.iter().rev() {
+        for &(_, sub) in &subs[m] {
+            copies[sub] += copies[m];
+        }
+    }
+    // Names, given in file order of each class's first module.
+    let mut instances: Vec<Vec<(&str, u64)>> = vec![vec![]; reps.len()];
+    for (m, module) in list.iter().enumerate() {
+        for &(l, sub) in &subs[m] {
+            if let (Some(c), Some((_, inst))) = (class[sub], instance(module.lines[l], &index)) {
+                instances[c].push((inst, copies[m]));
+            }
+        }
+    }
+    let mut by_position: Vec<usize> = (0..reps.len()).collect();
+    by_position.sort_by_key(|&c| reps[c]);
+    let mut names = vec![String::new(); reps.len()];
+    let mut used: HashSet<String> = [top.to_string()].into();
+    for &c in &by_position {
+        let base = format!("{top}${}", base_name(&list[reps[c]], &instances[c]));
+        let mut name = base.clone();
+        let mut n = 1;
+        while !used.insert(name.clone()) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        names[c] = name;
+    }
+    // The top, then one module per class.
+    let mut out = String::with_capacity(verilog.len() / 4);
+    for line in header {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let emit = |out: &mut String, m: usize, name: &str| {
+        out.push_str("\n\n");
+        let last = list[m].lines.len() - 1;
+        let mut at = subs[m].iter().peekable();
+        for (l, line) in list[m].lines.iter().enumerate() {
+            if l == 0 {
+                out.push_str(&format!(
+                    "module {name}{}",
+                    &line["module ".len() + list[m].name.len()..]
+                ));
+            } else if l == last {
+                out.push_str(&format!("endmodule // {name}"));
+            } else if at.peek().map(|&&(sl, _)| sl) == Some(l) {
+                let (_, sub) = at.next().copied().unwrap_or_default();
+                let (module, _) = instance(line, &index).unwrap_or_default();
+                let sub_name = class[sub].map(|c| names[c].as_str()).unwrap_or(module);
+                out.push_str(&line.replacen(module, sub_name, 1));
+            } else {
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
+    };
+    emit(&mut out, top_at, top);
+    for &c in &by_position {
+        emit(&mut out, reps[c], &names[c]);
+    }
+    out
+}
+
+/// The design as elaborated: every instance path under `top` (`top.tile$3.unit`) with the
+/// text of its module, module names left out, sorted by path. Independent of how
+/// modules are shared, so a file and its merge must give the same tree (the tests'
+/// check of [`merge_modules`]). An instantiated module missing from the file is an error.
+pub fn instance_tree(verilog: &str, top: &str) -> Result<Vec<(String, String)>, String> {
+    let mut bodies = HashMap::new();
+    for m in verilog.split("\nmodule ").skip(1) {
+        let name = m.split('(').next().unwrap_or_default();
+        bodies.insert(name, m.split("\nendmodule").next().unwrap_or_default());
+    }
+    let mut out = vec![];
+    let mut todo = vec![(top.to_string(), top)];
+    while let Some((path, module)) = todo.pop() {
+        let body = bodies
+            .get(module)
+            .ok_or_else(|| format!("module `{module}` (instance {path}) not found"))?;
+        let mut text = body[module.len()..]
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        for line in body.lines().skip(1) {
+            // An instantiation is `<module> <instance>(`; rust-hdl's module names hold a `$`.
+            match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+                [sub, inst] if inst.len() > 1 && inst.ends_with('(') && sub.contains('$') => {
+                    let inst = inst.trim_end_matches('(');
+                    todo.push((format!("{path}.{inst}"), *sub));
+                    text.push_str(&format!("<module> {inst}(\n"));
+                }
+                _ => text.push_str(&format!("{line}\n")),
+            }
+        }
+        out.push((path, text));
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// A top-level port of a block: name, direction and width (the clock is an input).
@@ -129,5 +444,132 @@ mod tests {
             ]
         );
         assert!(module_ports(v, "nope").is_err());
+    }
+
+    /// A module in rust-hdl's shape: ports, one localparam, the instances given.
+    fn module(name: &str, width: usize, constant: &str, subs: &[(&str, &str)]) -> String {
+        let mut m = format!(
+            "module {name}(clock,a,q);\n\n    // Module arguments\n    input wire  clock;\n    input wire  [{}:0] a;\n    output reg  q;\n    localparam  k = {constant};\n",
+            width - 1
+        );
+        for (sub, inst) in subs {
+            m.push_str(&format!(
+                "    {sub} {inst}(\n        .clock({inst}$clock)\n    );\n"
+            ));
+        }
+        m.push_str(&format!("\nendmodule // {name}\n"));
+        m
+    }
+
+    fn file(modules: &[String]) -> String {
+        let mut f = "// blk: generated\n".to_string();
+        for m in modules {
+            f.push_str("\n\n");
+            f.push_str(m);
+        }
+        f
+    }
+
+    fn names(v: &str) -> Vec<&str> {
+        v.lines()
+            .filter_map(|l| l.strip_prefix("module "))
+            .map(|l| l.split('(').next().unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn equal_bodies_merge_with_their_submodules() {
+        let v = file(&[
+            module("blk", 8, "1", &[("blk$x$0", "x$0"), ("blk$x$1", "x$1")]),
+            module("blk$x$0", 4, "2", &[("blk$x$0$y", "y")]),
+            module("blk$x$0$y", 2, "3", &[]),
+            module("blk$x$1", 4, "2", &[("blk$x$1$y", "y")]),
+            module("blk$x$1$y", 2, "3", &[]),
+        ]);
+        let m = merge_modules(&v, "blk");
+        assert_eq!(names(&m), ["blk", "blk$x", "blk$y"]);
+        assert!(m.contains("    blk$x x$0(\n") && m.contains("    blk$x x$1(\n"));
+        assert!(m.contains("    blk$y y(\n"));
+        assert!(m.contains("endmodule // blk$x\n"));
+        assert_eq!(
+            instance_tree(&m, "blk").unwrap(),
+            instance_tree(&v, "blk").unwrap()
+        );
+    }
+
+    #[test]
+    fn a_constant_or_a_port_width_keeps_instances_apart() {
+        for (width, constant) in [(5, "2"), (4, "7")] {
+            let v = file(&[
+                module("blk", 8, "1", &[("blk$x$0", "x$0"), ("blk$x$1", "x$1")]),
+                module("blk$x$0", 4, "2", &[]),
+                module("blk$x$1", width, constant, &[]),
+            ]);
+            let m = merge_modules(&v, "blk");
+            assert_eq!(names(&m), ["blk", "blk$x", "blk$x_2"], "{width} {constant}");
+            assert_eq!(
+                instance_tree(&m, "blk").unwrap(),
+                instance_tree(&v, "blk").unwrap()
+            );
+        }
+        // Parents with equal text but different children stay apart too.
+        let v = file(&[
+            module("blk", 8, "1", &[("blk$p$0", "p$0"), ("blk$p$1", "p$1")]),
+            module("blk$p$0", 4, "2", &[("blk$p$0$c", "c")]),
+            module("blk$p$0$c", 2, "3", &[]),
+            module("blk$p$1", 4, "2", &[("blk$p$1$c", "c")]),
+            module("blk$p$1$c", 2, "4", &[]),
+        ]);
+        let m = merge_modules(&v, "blk");
+        assert_eq!(names(&m), ["blk", "blk$p", "blk$c", "blk$p_2", "blk$c_2"]);
+        assert_eq!(
+            instance_tree(&m, "blk").unwrap(),
+            instance_tree(&v, "blk").unwrap()
+        );
+    }
+
+    #[test]
+    fn merging_is_stable_and_keeps_the_top() {
+        let v = file(&[
+            module("blk", 8, "1", &[("blk$a", "a"), ("blk$b", "b")]),
+            module("blk$a", 4, "2", &[]),
+            module("blk$b", 4, "2", &[]),
+        ]);
+        let m = merge_modules(&v, "blk");
+        assert_eq!(
+            merge_modules(&m, "blk"),
+            m,
+            "merging a merged file changes nothing"
+        );
+        assert_eq!(module_ports(&m, "blk"), module_ports(&v, "blk"));
+        assert_eq!(names(&m), ["blk", "blk$a"]);
+    }
+
+    #[test]
+    fn rust_hdl_dffs_are_named_by_width() {
+        let dff = |name: &str| {
+            format!("module {name}(d,q,clock);\n\n    // Module arguments\n    input wire  [31:0] d;\n    output reg  [31:0] q;\n    input wire  clock;\n\n    // Update code (custom)\n    initial begin\n       q = 32'h0;\n    end\n\n    always @(posedge clock) begin\n       q <= d;\n    end\n\nendmodule // {name}\n")
+        };
+        let v = file(&[
+            module("blk", 8, "1", &[("blk$r$0", "r$0"), ("blk$s", "s")]),
+            dff("blk$r$0"),
+            dff("blk$s"),
+        ]);
+        assert_eq!(names(&merge_modules(&v, "blk")), ["blk", "blk$dff32"]);
+    }
+
+    #[test]
+    fn files_not_in_rust_hdl_shape_are_left_as_they_are() {
+        let open = "// x\n\nmodule blk(a);\n  input wire a;\n";
+        assert_eq!(merge_modules(open, "blk"), open);
+        let v = file(&[module("blk", 8, "1", &[])]);
+        assert_eq!(merge_modules(&v, "other"), v, "no such top");
+        let missing = file(&[module("blk", 8, "1", &[("blk$gone", "g")])]);
+        assert_eq!(merge_modules(&missing, "blk"), missing);
+        assert!(instance_tree(&missing, "blk")
+            .unwrap_err()
+            .contains("`blk$gone`"));
+        let twice = file(&[module("blk", 8, "1", &[]), module("blk", 8, "1", &[])]);
+        assert_eq!(merge_modules(&twice, "blk"), twice);
     }
 }

@@ -59,9 +59,11 @@ impl Preset {
         }
     }
 
-    /// The Verilog `weft export` writes: rust-hdl's, top module named after the preset.
+    /// The Verilog `weft export` writes: rust-hdl's, top module named after the preset,
+    /// modules with equal bodies merged (`weft_flow::verilog::merge_modules`).
     pub fn exported(&self) -> String {
-        weft_flow::verilog::rename_top(&(self.verilog)(), self.name)
+        let renamed = weft_flow::verilog::rename_top(&(self.verilog)(), self.name);
+        weft_flow::verilog::merge_modules(&renamed, self.name)
     }
 }
 
