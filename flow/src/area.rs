@@ -72,18 +72,37 @@ const GATES: &str = "==weft gates==";
 const CMOS: &str = "==weft cmos==";
 const XILINX: &str = "==weft xilinx==";
 
-/// The Yosys script behind every figure; markers split its log into sections.
-pub fn script(name: &str, file: &Path) -> String {
+/// The Yosys script behind every figure; markers split its log into sections. `blocks`
+/// (from [`crate::verilog::synthesis_blocks`]: module, copies) keep their hierarchy: each
+/// is synthesised once, flat inside, and `stat` sums the design over its copies; the
+/// memories are dumped per module after a `weft-copies N` line that weights them.
+pub fn script(name: &str, file: &Path, blocks: &[(String, u64)]) -> String {
     let marker = |m: &str| format!("tee -a /dev/stdout log {m}");
+    let mut read = vec![format!("read_verilog {}", file.display())];
+    let mut memories = vec!["tee -a /dev/stdout dump t:$mem_v2 t:$mem %u".to_string()];
+    if !blocks.is_empty() {
+        let names: Vec<&str> = blocks.iter().map(|b| b.0.as_str()).collect();
+        read.push(format!("hierarchy -top {name}"));
+        read.push(format!(
+            "setattr -mod -set keep_hierarchy 1 {}",
+            names.join(" ")
+        ));
+        memories = std::iter::once((name, 1))
+            .chain(blocks.iter().map(|(b, n)| (b.as_str(), *n)))
+            .map(|(m, n)| {
+                format!("tee -a /dev/stdout log weft-copies {n}; tee -a /dev/stdout dump {m}/t:$mem_v2 {m}/t:$mem %u")
+            })
+            .collect();
+    }
     [
-        format!("read_verilog {}", file.display()),
+        read.join("; "),
         "design -save read".into(),
         format!("synth -flatten -top {name} -run :fine"),
         // `synth`'s fine and check steps without memory_map: RAMs stay $mem_v2 cells.
         "opt -fast -full; opt -full; techmap; opt -fast; abc -fast; opt -fast; check".into(),
         marker(GENERIC),
         "tee -a /dev/stdout stat".into(),
-        "tee -a /dev/stdout dump t:$mem_v2 t:$mem %u".into(),
+        memories.join("; "),
         "design -save generic".into(),
         "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT; opt_clean".into(),
         marker(GATES),
@@ -113,7 +132,11 @@ pub fn area_within(
     limit: Option<Duration>,
 ) -> Result<Option<Area>, String> {
     let dir = std::env::current_dir().map_err(|e| e.to_string())?;
-    let Some(out) = YOSYS.run_limited(&["-q", "-p", &script(name, file)], &dir, limit)? else {
+    let verilog = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let blocks = crate::verilog::synthesis_blocks(&verilog, name);
+    let script = script(name, file, &blocks);
+    let Some(out) = YOSYS.run_limited(&["-q", "-p", &script], &dir, limit)? else {
         return Ok(None);
     };
     if !out.status.success() {
@@ -165,12 +188,16 @@ fn last_number(line: &str) -> Option<u64> {
     line.split_whitespace().last().and_then(yosys_number)
 }
 
-/// Total storage of the memory cells in a `dump` of `$mem`/`$mem_v2` cells.
+/// Total storage of the memory cells in a `dump` of `$mem`/`$mem_v2` cells, each
+/// counted as many times as the last `weft-copies N` line before it says (once without).
 pub fn memory_bits(dump: &str) -> u64 {
     let mut total = 0;
+    let mut copies = 1;
     let (mut size, mut width) = (None, None);
     for line in dump.lines().map(str::trim) {
-        if line.starts_with("cell $mem") {
+        if let Some(n) = line.strip_prefix("weft-copies ").and_then(yosys_number) {
+            copies = n;
+        } else if line.starts_with("cell $mem") {
             (size, width) = (Some(0), Some(0));
         } else if let Some(v) = line.strip_prefix("parameter \\SIZE ") {
             size = yosys_number(v);
@@ -178,7 +205,7 @@ pub fn memory_bits(dump: &str) -> u64 {
             width = yosys_number(v);
         } else if line == "end" {
             if let (Some(s), Some(w)) = (size, width) {
-                total += s * w;
+                total += s * w * copies;
             }
             (size, width) = (None, None);
         }
@@ -186,10 +213,19 @@ pub fn memory_bits(dump: &str) -> u64 {
     total
 }
 
+/// A `stat` report's figures for the whole design: the `design hierarchy` part (the
+/// modules summed over their copies) when the design kept a hierarchy, else all of it.
+fn summed(stat: &str) -> &str {
+    stat.find("=== design hierarchy ===")
+        .map_or(stat, |at| &stat[at..])
+}
+
 /// Parses the sectioned log of [`script`].
 pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
     let missing = |what: &str| format!("no {what} in Yosys's report for {name}");
     let generic = section(log, GENERIC).ok_or_else(|| missing("generic statistics"))?;
+    let ram_bits = memory_bits(generic);
+    let generic = summed(generic);
     let cells = generic
         .lines()
         .find(|l| l.trim_start().starts_with("Number of cells:"))
@@ -198,7 +234,6 @@ pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
     let counts = cell_counts(generic);
     let is_ff = |k: &str| k.starts_with("$_") && k.contains("DFF");
     let flip_flops = counts.iter().filter(|(k, _)| is_ff(k)).map(|c| c.1).sum();
-    let ram_bits = memory_bits(generic);
 
     let gate_text = section(log, GATES).ok_or_else(|| missing("gate statistics"))?;
     const GATE_TYPES: [&str; 11] = [
@@ -214,7 +249,7 @@ pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
         "$_BUF_",
         "$_MUX_",
     ];
-    let gate_counts = cell_counts(gate_text);
+    let gate_counts = cell_counts(summed(gate_text));
     if gate_counts.is_empty() && !gate_text.contains("Number of cells:") {
         return Err(missing("gate count"));
     }
@@ -223,23 +258,27 @@ pub fn parse_stats(name: &str, log: &str) -> Result<Area, String> {
         .filter(|(k, _)| GATE_TYPES.contains(&k.as_str()))
         .map(|c| c.1)
         .sum();
+    // One path per module: the design's depth is the longest (a block's ports count as
+    // path ends, so a path crossing a block boundary is counted in pieces).
     let logic_depth = gate_text
         .lines()
-        .find(|l| l.starts_with("Longest topological path"))
-        .and_then(|l| l.split("length=").nth(1))
-        .and_then(|r| yosys_number(r.trim_end_matches(['(', ')', ':'])))
+        .filter(|l| l.starts_with("Longest topological path"))
+        .filter_map(|l| l.split("length=").nth(1))
+        .filter_map(|r| yosys_number(r.trim_end_matches(['(', ')', ':'])))
+        .max()
         .ok_or_else(|| missing("longest path (ltp)"))?;
 
     let transistors = section(log, CMOS)
         .and_then(|s| {
-            s.lines()
+            summed(s)
+                .lines()
                 .find(|l| l.contains("Estimated number of transistors"))
                 .and_then(last_number)
         })
         .ok_or_else(|| missing("transistor estimate"))?;
 
     let xilinx = section(log, XILINX).ok_or_else(|| missing("synth_xilinx statistics"))?;
-    let xc = cell_counts(xilinx);
+    let xc = cell_counts(summed(xilinx));
     if xc.is_empty() {
         return Err(missing("synth_xilinx cell count"));
     }
@@ -378,6 +417,28 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\n");
         assert!(parse_stats("cvt_8x256", &without_ltp).is_err());
+    }
+
+    #[test]
+    fn a_kept_hierarchy_counts_every_copy() {
+        // Each module's memories after the number of copies the design holds of it.
+        let dump = "weft-copies 1\ncell $mem_v2 \\a\n parameter \\SIZE 4\n parameter \\WIDTH 8\nend\n\
+                    weft-copies 16\ncell $mem_v2 \\b\n parameter \\SIZE 2\n parameter \\WIDTH 3\nend\n";
+        assert_eq!(memory_bits(dump), 4 * 8 + 16 * 2 * 3);
+        // Yosys 0.23 `stat` of a kept hierarchy (trimmed): each module, then the sum.
+        let stat = "=== blk$t ===\n   Number of cells:                 3\n     $_AND_                          2\n     $_DFF_P_                        1\n\n\
+                    === blk ===\n   Number of cells:                17\n     $_DFF_P_                        1\n     blk$t                          16\n\n\
+                    === design hierarchy ===\n\n   blk                               1\n     blk$t                          16\n\n\
+                       Number of cells:                49\n     $_AND_                         32\n     $_DFF_P_                       17\n";
+        assert_eq!(
+            cell_counts(summed(stat)),
+            [("$_AND_".to_string(), 32), ("$_DFF_P_".to_string(), 17)]
+        );
+        assert_eq!(
+            summed("Number of cells: 3"),
+            "Number of cells: 3",
+            "flat: all of it"
+        );
     }
 
     #[test]

@@ -91,7 +91,12 @@ pub fn flow_identity(name: &str, library: Library, sdc: &Path) -> Result<String,
     let sdc_text = std::fs::read_to_string(sdc).map_err(|e| format!("{}: {e}", sdc.display()))?;
     let (file, lib, net) = (Path::new("block.v"), Path::new("lib"), Path::new("net.v"));
     Ok([
-        script(name, file, lib, Path::new("constr"), net),
+        script(name, file, &[], lib, Path::new("constr"), net),
+        format!(
+            "blocks of at least {} lines in designs over {}",
+            crate::verilog::BLOCK_LINES,
+            crate::verilog::FLAT_LINES
+        ),
         ABC_CONSTRAINTS.to_string(),
         sta_script(name, lib, net, Path::new("sdc")),
         sdc_text,
@@ -109,10 +114,26 @@ pub fn flow_identity(name: &str, library: Library, sdc: &Path) -> Result<String,
 const ABC_CONSTRAINTS: &str = "set_driving_cell BUFX2\nset_load 10\n";
 
 /// The Yosys script: generic synthesis, then the library's flip-flops and gates.
-fn script(name: &str, file: &Path, liberty: &Path, constr: &Path, netlist: &Path) -> String {
+/// `blocks` keep their hierarchy (see [`crate::area::script`]).
+fn script(
+    name: &str,
+    file: &Path,
+    blocks: &[(String, u64)],
+    liberty: &Path,
+    constr: &Path,
+    netlist: &Path,
+) -> String {
     let lib = liberty.display();
+    let mut read = format!("read_verilog {}", file.display());
+    if !blocks.is_empty() {
+        let names: Vec<&str> = blocks.iter().map(|b| b.0.as_str()).collect();
+        read += &format!(
+            "; hierarchy -top {name}; setattr -mod -set keep_hierarchy 1 {}",
+            names.join(" ")
+        );
+    }
     [
-        format!("read_verilog {}", file.display()),
+        read,
         format!("synth -flatten -top {name}"),
         format!("dfflibmap -liberty {lib}"),
         // A 1 ns delay target: abc favours fast cells, as a timing-driven flow would.
@@ -126,11 +147,15 @@ fn script(name: &str, file: &Path, liberty: &Path, constr: &Path, netlist: &Path
 
 /// Area, cells and flip-flops from Yosys's `stat -liberty` report.
 pub fn parse_stat(log: &str) -> Result<(f64, u64, u64), String> {
-    let area = log
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("Chip area for module"))
-        .filter_map(|rest| rest.rsplit(':').next()?.trim().parse::<f64>().ok())
-        .next_back()
+    // A hierarchical design ends with its sum over the copies of each module.
+    let chip_area = |prefix: &str| {
+        log.lines()
+            .filter_map(|l| l.trim().strip_prefix(prefix))
+            .filter_map(|rest| rest.rsplit(':').next()?.trim().parse::<f64>().ok())
+            .next_back()
+    };
+    let area = chip_area("Chip area for top module")
+        .or_else(|| chip_area("Chip area for module"))
         .ok_or("no `Chip area` line in the Yosys log")?;
     let stat = &log[log
         .rfind("Number of cells:")
@@ -225,11 +250,14 @@ pub fn asic_figures(
     let netlist = abs(dir)?.join(format!("{name}.{}.v", library.name));
     let constr = abs(dir)?.join("abc.constr");
     std::fs::write(&constr, ABC_CONSTRAINTS).map_err(|e| format!("{}: {e}", constr.display()))?;
+    let verilog = std::fs::read_to_string(&file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let blocks = crate::verilog::synthesis_blocks(&verilog, name);
     let Some(out) = YOSYS.run_limited(
         &[
             "-q",
             "-p",
-            &script(name, &file, &liberty, &constr, &netlist),
+            &script(name, &file, &blocks, &liberty, &constr, &netlist),
         ],
         dir,
         limit,

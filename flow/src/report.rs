@@ -153,7 +153,8 @@ pub fn key_of(
 ) -> Result<String, String> {
     let ports = crate::verilog::module_ports(verilog, name)?;
     let harness = fpga::harness(name, &ports).verilog;
-    let script = area::script(name, Path::new("block.v"));
+    let blocks = crate::verilog::synthesis_blocks(verilog, name);
+    let script = area::script(name, Path::new("block.v"), &blocks);
     let read = |file: &str| std::fs::read_to_string(fpga.constraints.join(file));
     let pins = read(fpga.device.pcf()).unwrap_or_default();
     let clock = read("ice40_clock.pcf").unwrap_or_default();
@@ -346,7 +347,11 @@ pub fn report(
          preset's Verilog, the flow's scripts and constraints and the tools' versions, so only \
          changed presets are recomputed. {TOOLS_LABEL}{tools}.\n\n\
          - **cells, flip-flops**: Yosys `synth -flatten`, generic gates; RAMs stay memories, \
-         their storage is **RAM bits**.\n\
+         their storage is **RAM bits**. Designs over {} elaborated lines (`fabric`, \
+         `vgiw_core`) are synthesised hierarchically: each module of at least {} lines that \
+         the design holds twice or more (the fabric's tiles) keeps its hierarchy, is \
+         synthesised once, flat inside, and every figure is summed over its copies; the \
+         logic depth is then the longest path inside one module.\n\
          - **gates**: the same netlist mapped by ABC to 2-input gates and inverters; \
          **logic depth**: gates on the longest register-to-register path (`ltp -noff`).\n\
          - **transistors**: `stat -tech cmos` after `abc -g cmos2` (memories excluded).\n\
@@ -359,6 +364,8 @@ pub fn report(
          (`--synth-minutes`, `--pnr-minutes`); a row stopped there reads \
          \"synthesis > N min\" or \"P&R > N min\".\n\
          - **Cell library** (last four columns): {}\n",
+        crate::verilog::FLAT_LINES,
+        crate::verilog::BLOCK_LINES,
         opts.fpga.device.part(),
         match opts.fpga.seeds {
             1 => "1".to_string(),

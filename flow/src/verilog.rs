@@ -308,6 +308,95 @@ pub fn merge_modules(verilog: &str, top: &str) -> String {
     out
 }
 
+/// Designs of up to this many lines once elaborated (every instance counted) are
+/// synthesised flat: all of weft's presets but `fabric` and `vgiw_core`.
+pub const FLAT_LINES: usize = 20_000;
+/// In a larger design, a module of at least this many elaborated lines instantiated at
+/// least twice is a block of hierarchical synthesis (the fabric's tiles).
+pub const BLOCK_LINES: usize = 1_000;
+
+/// The blocks of hierarchical synthesis of an exported design: the outermost modules
+/// instantiated at least twice with at least [`BLOCK_LINES`] elaborated lines, each
+/// with its number of copies in the design; empty (synthesise flat) for a design of up
+/// to [`FLAT_LINES`] or a file not in rust-hdl's shape. Keeping the hierarchy at these
+/// boundaries and flattening inside them synthesises each block once instead of once
+/// per copy, and loses only the optimisation across block boundaries.
+pub fn synthesis_blocks(verilog: &str, top: &str) -> Vec<(String, u64)> {
+    let Some((_, list)) = modules(verilog) else {
+        return vec![];
+    };
+    let index: HashMap<&str, usize> = list.iter().enumerate().map(|(i, m)| (m.name, i)).collect();
+    let Some(&top_at) = index.get(top) else {
+        return vec![];
+    };
+    let subs: Vec<Vec<usize>> = list
+        .iter()
+        .map(|m| {
+            m.lines
+                .iter()
+                .filter_map(|l| instance(l, &index).map(|(sub, _)| index[sub]))
+                .collect()
+        })
+        .collect();
+    // Elaborated lines and copies, by memoised walks (rust-hdl's hierarchy has no cycles;
+    // a cycle leaves the design flat).
+    fn lines_of(
+        m: usize,
+        list: &[Module],
+        subs: &[Vec<usize>],
+        memo: &mut [Option<usize>],
+        depth: usize,
+    ) -> Option<usize> {
+        if depth > list.len() {
+            return None;
+        }
+        if let Some(n) = memo[m] {
+            return Some(n);
+        }
+        let mut n = list[m].lines.len();
+        for &s in &subs[m] {
+            n += lines_of(s, list, subs, memo, depth + 1)?;
+        }
+        memo[m] = Some(n);
+        Some(n)
+    }
+    let mut memo = vec![None; list.len()];
+    let Some(total) = lines_of(top_at, &list, &subs, &mut memo, 0) else {
+        return vec![];
+    };
+    if total <= FLAT_LINES {
+        return vec![];
+    }
+    let mut copies = vec![0u64; list.len()];
+    let mut todo = vec![(top_at, 1u64)];
+    while let Some((m, n)) = todo.pop() {
+        copies[m] += n;
+        todo.extend(subs[m].iter().map(|&s| (s, n)));
+    }
+    let size = |m: usize| memo[m].unwrap_or(0);
+    let mut blocks: Vec<usize> = vec![];
+    let mut seen = vec![false; list.len()];
+    let mut walk = vec![top_at];
+    while let Some(m) = walk.pop() {
+        for &s in &subs[m] {
+            if seen[s] || size(s) < BLOCK_LINES {
+                continue;
+            }
+            seen[s] = true;
+            if copies[s] >= 2 {
+                blocks.push(s);
+            } else {
+                walk.push(s);
+            }
+        }
+    }
+    blocks.sort();
+    blocks
+        .into_iter()
+        .map(|b| (list[b].name.to_string(), copies[b]))
+        .collect()
+}
+
 /// The design as elaborated: every instance path under `top` (`top.tile$3.unit`) with the
 /// text of its module, module names left out, sorted by path. Independent of how
 /// modules are shared, so a file and its merge must give the same tree (the tests'
@@ -571,5 +660,49 @@ mod tests {
             .contains("`blk$gone`"));
         let twice = file(&[module("blk", 8, "1", &[]), module("blk", 8, "1", &[])]);
         assert_eq!(merge_modules(&twice, "blk"), twice);
+    }
+
+    #[test]
+    fn large_designs_keep_their_repeated_blocks_small_ones_stay_flat() {
+        // A module of `lines` lines (padding wires) instantiating `subs`.
+        let sized = |name: &str, lines: usize, subs: &[(&str, &str)]| {
+            let mut m = module(name, 4, "1", subs);
+            let pad = "    wire w;\n".repeat(lines);
+            m = m.replacen("    localparam", &format!("{pad}    localparam"), 1);
+            m
+        };
+        let tiles: Vec<(String, String)> = (0..30)
+            .map(|i| (format!("blk$g$t$r{i}"), format!("t${i}")))
+            .collect();
+        let tile_refs: Vec<(&str, &str)> = tiles
+            .iter()
+            .map(|(m, i)| (m.as_str(), i.as_str()))
+            .collect();
+        let mut mods = vec![
+            sized(
+                "blk",
+                10,
+                &[("blk$g", "g"), ("blk$s$0", "s$0"), ("blk$s$1", "s$1")],
+            ),
+            sized("blk$g", 10, &tile_refs),
+            sized("blk$s$0", 10, &[]),
+            sized("blk$s$1", 10, &[]),
+        ];
+        for (m, _) in &tiles {
+            mods.push(sized(m, BLOCK_LINES, &[("blk$leaf", "leaf")]));
+        }
+        mods.push(sized("blk$leaf", 5, &[]));
+        let v = merge_modules(&file(&mods), "blk");
+        // The grid is one copy (walked through), the small repeated module stays inside
+        // its parent, the tile is the block, its leaf inside it.
+        assert_eq!(synthesis_blocks(&v, "blk"), [("blk$t".to_string(), 30)]);
+        // The same tile twice is a small design: flat.
+        let small = file(&[
+            sized("blk", 10, &[("blk$t$0", "t$0"), ("blk$t$1", "t$1")]),
+            sized("blk$t$0", BLOCK_LINES, &[]),
+            sized("blk$t$1", BLOCK_LINES, &[]),
+        ]);
+        assert!(synthesis_blocks(&small, "blk").is_empty());
+        assert!(synthesis_blocks("not verilog", "blk").is_empty());
     }
 }
