@@ -14,6 +14,7 @@
 //! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5).
 
 pub mod capri;
+pub mod compare;
 pub mod cost;
 pub mod lwm;
 pub mod measure;

@@ -2,12 +2,17 @@
 //! weft measured, and the cost of the blocks.
 use super::paper::{self, Class};
 use super::{Config, Lwm};
+use crate::compare;
 use crate::cost;
 use crate::page::{pct, speedup_bars, speedup_table, table, Page};
 use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use weft_flow::chart::stacked_fractions;
+
+/// LWM256 loses on a workload when its IPC is more than 2% below the baseline's (as a
+/// factor of it).
+const LOSS: f64 = 0.98;
 
 /// Bins of the active-lanes histograms (the paper's Figures 1 and 10 stack these).
 const BINS: [(usize, usize); 6] = [(0, 0), (1, 7), (8, 15), (16, 23), (24, 31), (32, 32)];
@@ -105,45 +110,88 @@ impl LwmPage<'_> {
 
     /// What the paper's §6 says beside what weft measured, each difference with the
     /// measurement that explains it. Generated from the runs: the text states only what
-    /// the numbers show.
+    /// the numbers show. One item per comparison, in the page's order.
     fn beside_the_paper(&self) -> String {
+        [
+            self.averages(),
+            self.where_each_helps(),
+            self.losses(),
+            self.memory_opt(),
+            self.jump_opt(),
+            self.warp_size(),
+            self.fetch_group(),
+            self.best_overall(),
+        ]
+        .concat()
+    }
+
+    /// Figure 9's averages beside the paper's (§6.1): whether every gain has the paper's
+    /// sign, and whether the combination is the best of the three as in the paper.
+    fn averages(&self) -> String {
         let r = self.runs;
-        let [base, lev8, lwm256, both] = self.study.figure9();
-        let mut s = String::new();
-        let means: Vec<String> = self.figure9().iter().map(|c| pct(r.mean(c))).collect();
-        let same_sign = self
-            .figure9()
+        let [_, lev8, lwm256, both] = self.study.figure9();
+        let configs = self.figure9();
+        let means: Vec<String> = configs.iter().map(|c| pct(r.mean(c))).collect();
+        let names: Vec<&str> = paper::GAINS.iter().map(|(n, _)| *n).collect();
+        let gains: Vec<String> = paper::GAINS
+            .iter()
+            .map(|(_, g)| format!("{g:+.1}"))
+            .collect();
+        let same_sign = configs
             .iter()
             .zip(paper::GAINS)
-            .all(|(c, (_, paper))| (r.mean(c) > 1.0) == (paper > 0.0));
-        s.push_str(&format!(
-            "- **Figure 9 averages.** weft {} for 2Lev8 / LWM256 / LWM256+2Lev2, the paper \
-             +10.1 / +7.6 / +17.0%: {}; the combination {} the best of the three ({}).\n",
+            .all(|(c, (_, paper))| compare::same_sign(r.mean(c), paper));
+        let combination_best =
+            compare::ahead(r.mean(&both), r.mean(&lev8).max(r.mean(&lwm256)), 1.0);
+        format!(
+            "- **Figure 9 averages.** weft {} for {}, the paper {}%: {}; the combination {} \
+             the best of the three (paper: it is).\n",
             means.join(" / "),
+            names.join(" / "),
+            gains.join(" / "),
             if same_sign {
                 "every gain has the paper's sign"
             } else {
                 "not every gain has the paper's sign"
             },
-            if r.mean(&both) > r.mean(&lev8).max(r.mean(&lwm256)) {
-                "is"
-            } else {
-                "is not"
-            },
-            "paper: it is"
-        ));
+            if combination_best { "is" } else { "is not" },
+        )
+    }
+
+    /// The table beside the paper's averages (§6.1): each configuration's mean and
+    /// geometric mean, and the paper's gain.
+    fn averages_rows(&self) -> Vec<Vec<String>> {
+        let r = self.runs;
+        paper::GAINS
+            .iter()
+            .zip(&self.figure9())
+            .map(|((name, paper), c)| {
+                vec![
+                    name.to_string(),
+                    pct(r.mean(c)),
+                    pct(r.geomean(c)),
+                    format!("{paper:+.1}%"),
+                ]
+            })
+            .collect()
+    }
+
+    /// The paper's claim of where each mechanism helps (its Table 2's classes), beside
+    /// LWM256's and 2Lev8's means on each class and on the others.
+    fn where_each_helps(&self) -> String {
+        let [_, lev8, lwm256, _] = self.study.figure9();
         let divergent = |b: Class, _| b != Class::Low;
         let idle = |_, i: Class| i != Class::Low;
         let (on, names) = self.class_mean(&lwm256, divergent);
         let (off, _) = self.class_mean(&lwm256, |b, i| !divergent(b, i));
-        s.push_str(&format!(
+        let mut s = format!(
             "- **Where each mechanism helps.** The paper: LWM helps the branch-intensive \
              workloads, two-level scheduling the idle-FU-intensive ones. LWM256 on the \
              workloads its Table 2 calls divergent (medium or high: {}) {}, on the others {}.",
             names.join(", "),
             pct(on),
             pct(off)
-        ));
+        );
         let (on, names) = self.class_mean(&lev8, idle);
         let (off, _) = self.class_mean(&lev8, |b, i| !idle(b, i));
         s.push_str(&format!(
@@ -152,69 +200,88 @@ impl LwmPage<'_> {
             pct(on),
             pct(off)
         ));
+        s
+    }
+
+    /// LWM256's losses (the paper reports none): each workload more than 2% below the
+    /// baseline, told apart by whether ideal memory takes the loss away; nothing when
+    /// none loses.
+    fn losses(&self) -> String {
+        let r = self.runs;
+        let [base, _, lwm256, _] = self.study.figure9();
         // LWM alone losing: the paper reports no benefit on the memory-bound workloads,
         // not a loss. Ideal memory separates latency from everything else.
         let losers: Vec<&String> = r
             .workloads
             .iter()
-            .filter(|w| r.speedup(&lwm256, w) < 0.98)
+            .filter(|w| compare::behind(r.speedup(&lwm256, w), 1.0, LOSS))
             .collect();
-        if !losers.is_empty() {
-            let ideal = |w: &str| {
-                r.get(&base.with_ideal_memory(), w).cycles as f64
-                    / r.get(&lwm256.with_ideal_memory(), w).cycles as f64
-            };
-            let (latency, other): (Vec<&String>, Vec<&String>) =
-                losers.iter().partition(|w| ideal(w) >= 0.98);
-            let detail = |ws: &[&String]| -> String {
-                ws.iter()
-                    .map(|w| {
-                        format!(
-                            "{w} {:.3} (idle FU {:.1}% -> {:.1}%; with ideal memory {:.3}; \
-                             barrier-stall warp-cycles {} -> {})",
-                            r.speedup(&lwm256, w),
-                            100.0 * r.get(&base, w).idle_fraction,
-                            100.0 * r.get(&lwm256, w).idle_fraction,
-                            ideal(w),
-                            r.get(&base, w).barrier_stalls,
-                            r.get(&lwm256, w).barrier_stalls,
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
-            s.push_str(
-                "- **LWM256 loses on some workloads** (the paper: LWM alone \"does not provide \
-                 much benefit\" on the idle-FU-intensive ones, no loss). Ideal memory below is \
-                 DRAM rows of 1 cycle and unlimited bandwidth, for the baseline and LWM256 \
-                 alike.",
-            );
-            if !latency.is_empty() {
-                s.push_str(&format!(
-                    " Memory latency: {}. With ideal memory the loss is gone: a large warp is \
-                     fetched again only when all its sub-warps complete, so it waits for the \
-                     slowest of its rows' loads, and the scheduler has 4 streams instead of 32 \
-                     to cover the wait. Two-level scheduling takes most of it back (Figure 9, \
-                     LWM256+2Lev2).",
-                    detail(&latency)
-                ));
-            }
-            if !other.is_empty() {
-                s.push_str(&format!(
-                    " Not memory latency (the loss stays with ideal memory): {}. Where the \
-                     barrier stalls grow, a large warp waiting at a barrier takes 256 threads \
-                     out of issue, and 4 warps cannot keep the pipeline busy meanwhile.",
-                    detail(&other)
-                ));
-            }
-            s.push('\n');
+        if losers.is_empty() {
+            return String::new();
         }
-        let opts = self.opts();
-        let (no_mem, no_jump) = (opts[1], opts[2]);
+        let ideal = |w: &str| {
+            r.get(&base.with_ideal_memory(), w).cycles as f64
+                / r.get(&lwm256.with_ideal_memory(), w).cycles as f64
+        };
+        let (latency, other): (Vec<&String>, Vec<&String>) = losers
+            .iter()
+            .partition(|w| !compare::behind(ideal(w), 1.0, LOSS));
+        let detail = |ws: &[&String]| -> String {
+            ws.iter()
+                .map(|w| {
+                    format!(
+                        "{w} {:.3} (idle FU {:.1}% -> {:.1}%; with ideal memory {:.3}; \
+                         barrier-stall warp-cycles {} -> {})",
+                        r.speedup(&lwm256, w),
+                        100.0 * r.get(&base, w).idle_fraction,
+                        100.0 * r.get(&lwm256, w).idle_fraction,
+                        ideal(w),
+                        r.get(&base, w).barrier_stalls,
+                        r.get(&lwm256, w).barrier_stalls,
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let mut s = String::from(
+            "- **LWM256 loses on some workloads** (the paper: LWM alone \"does not provide \
+             much benefit\" on the idle-FU-intensive ones, no loss). Ideal memory below is \
+             DRAM rows of 1 cycle and unlimited bandwidth, for the baseline and LWM256 \
+             alike.",
+        );
+        if !latency.is_empty() {
+            s.push_str(&format!(
+                " Memory latency: {}. With ideal memory the loss is gone: a large warp is \
+                 fetched again only when all its sub-warps complete, so it waits for the \
+                 slowest of its rows' loads, and the scheduler has 4 streams instead of 32 \
+                 to cover the wait. Two-level scheduling takes most of it back (Figure 9, \
+                 LWM256+2Lev2).",
+                detail(&latency)
+            ));
+        }
+        if !other.is_empty() {
+            s.push_str(&format!(
+                " Not memory latency (the loss stays with ideal memory): {}. Where the \
+                 barrier stalls grow, a large warp waiting at a barrier takes 256 threads \
+                 out of issue, and 4 warps cannot keep the pipeline busy meanwhile.",
+                detail(&other)
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Figure 12's memory optimisation (the paper: not much benefit): LWM256's mean with
+    /// and without it, and each workload more than 1% faster without it, with the counts
+    /// that explain it.
+    fn memory_opt(&self) -> String {
+        let r = self.runs;
+        let lwm256 = self.study.lwm256();
+        let no_mem = self.opts()[1];
         let helped: Vec<String> = r
             .workloads
             .iter()
-            .filter(|w| r.speedup(&no_mem, w) > 1.01 * r.speedup(&lwm256, w))
+            .filter(|w| compare::ahead(r.speedup(&no_mem, w), r.speedup(&lwm256, w), 1.01))
             .map(|w| {
                 let (a, b) = (r.get(&lwm256, w), r.get(&no_mem, w));
                 format!(
@@ -233,12 +300,12 @@ impl LwmPage<'_> {
                 )
             })
             .collect();
-        s.push_str(&format!(
+        let mut s = format!(
             "- **Figure 12, memory optimisation.** The paper: \"does not provide much benefit\". \
              weft: LWM256 {} with it, {} without.",
             pct(r.mean(&lwm256)),
             pct(r.mean(&no_mem))
-        ));
+        );
         if !helped.is_empty() {
             s.push_str(&format!(
                 " Without it, faster on {} (with it -> without). Packing threads of different \
@@ -250,6 +317,15 @@ impl LwmPage<'_> {
             ));
         }
         s.push('\n');
+        s
+    }
+
+    /// Figure 12's jump optimisation (the paper: about +1%): LWM256's mean with and
+    /// without it, and the workload it helps most.
+    fn jump_opt(&self) -> String {
+        let r = self.runs;
+        let lwm256 = self.study.lwm256();
+        let no_jump = self.opts()[2];
         let most = r
             .workloads
             .iter()
@@ -258,57 +334,75 @@ impl LwmPage<'_> {
                 gain(a).total_cmp(&gain(b))
             })
             .expect("workloads");
-        s.push_str(&format!(
+        format!(
             "- **Figure 12, jump optimisation.** The paper: about +1%. weft: {} with it, {} \
              without (most on {most}: {:.3} without, {:.3} with).\n",
             pct(r.mean(&lwm256)),
             pct(r.mean(&no_jump)),
             r.speedup(&no_jump, most),
             r.speedup(&lwm256, most),
-        ));
-        let best = |configs: &[Config]| r.best(configs).expect("configurations");
+        )
+    }
+
+    /// Figure 11 (the paper: best at 256 threads, 512 slightly worse): the best warp size
+    /// by mean, and LWM512 against LWM256.
+    fn warp_size(&self) -> String {
+        let r = self.runs;
         let sizes = self.warp_sizes();
-        let best_size = best(&sizes);
-        s.push_str(&format!(
+        let best = r.best(&sizes).expect("warp sizes");
+        format!(
             "- **Figure 11.** The paper: best at 256 threads, 512 slightly worse. weft: best \
              {} ({}), LWM512 {} against LWM256 {}.\n",
-            r.label(&best_size),
-            pct(r.mean(&best_size)),
+            r.label(&best),
+            pct(r.mean(&best)),
             pct(r.mean(&sizes[4])),
             pct(r.mean(&sizes[3]))
-        ));
+        )
+    }
+
+    /// Figure 13 (the paper: groups of 8 best): the best fetch group by mean, and every
+    /// group's mean.
+    fn fetch_group(&self) -> String {
+        let r = self.runs;
         let groups = self.fetch_groups();
-        let best_group = best(&groups);
+        let best = r.best(&groups).expect("fetch groups");
         let means: Vec<String> = groups
             .iter()
             .map(|c| format!("{} {}", c.fetch_group, pct(r.mean(c))))
             .collect();
-        s.push_str(&format!(
+        format!(
             "- **Figure 13.** The paper: groups of 8 best (8 warps fill the 7-stage pipeline), \
              16 less, smaller or larger like round robin. weft: best {} ({}).\n",
-            r.label(&best_group),
+            r.label(&best),
             means.join(", ")
-        ));
-        let best_combo = best(&self.best_groups());
-        s.push_str(&format!(
+        )
+    }
+
+    /// Figure 14 (the paper: LWM256+2Lev2 best overall): the best of each warp size's best
+    /// fetch group; when it is not LWM256+2Lev2, the workload where the two differ most.
+    fn best_overall(&self) -> String {
+        let r = self.runs;
+        let [_, _, lwm256, both] = self.study.figure9();
+        let best = r.best(&self.best_groups()).expect("warp sizes");
+        let mut s = format!(
             "- **Figure 14.** The paper: LWM256+2Lev2 best overall. weft: best {} ({}), \
              LWM256+2Lev2 {}.",
-            r.label(&best_combo),
-            pct(r.mean(&best_combo)),
+            r.label(&best),
+            pct(r.mean(&best)),
             pct(r.mean(&both))
-        ));
-        if best_combo != both {
+        );
+        if best != both {
             let mut gaps: Vec<(f64, &String)> = r
                 .workloads
                 .iter()
-                .map(|w| (r.speedup(&best_combo, w) - r.speedup(&both, w), w))
+                .map(|w| (r.speedup(&best, w) - r.speedup(&both, w), w))
                 .collect();
             gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
             let (gap, w) = gaps[0];
             s.push_str(&format!(
                 " The largest difference is {w} ({:.3} against {:.3}, {:+.3}); LWM256 alone \
                  gives {:.3} there.",
-                r.speedup(&best_combo, w),
+                r.speedup(&best, w),
                 r.speedup(&both, w),
                 gap,
                 r.speedup(&lwm256, w)
@@ -358,18 +452,7 @@ impl LwmPage<'_> {
         s.push_str(&speedup_table(r, &self.figure9()));
         s.push_str("\n![Figure 9](lwm-fig9.svg)\n\n");
         s.push_str("Averages beside the paper's (§6.1):\n\n");
-        let rows: Vec<Vec<String>> = paper::GAINS
-            .iter()
-            .zip(&self.figure9())
-            .map(|((name, paper), c)| {
-                vec![
-                    name.to_string(),
-                    pct(r.mean(c)),
-                    pct(r.geomean(c)),
-                    format!("{paper:+.1}%"),
-                ]
-            })
-            .collect();
+        let rows = self.averages_rows();
         s.push_str(&table(
             &[
                 "configuration".into(),
