@@ -4,7 +4,7 @@ use super::paper;
 use super::{Capri, Scheme, CHOICES};
 use crate::cost;
 use crate::measure::{Compaction, Measured};
-use crate::page::{pct, speedup_rows, table, Page};
+use crate::page::{arithmetic, change, pct, speedup_rows, table, Page};
 use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
@@ -34,15 +34,6 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
 /// The harmonic mean of `xs` (`None` when empty).
 fn harmonic(xs: &[f64]) -> Option<f64> {
     (!xs.is_empty()).then(|| xs.len() as f64 / xs.iter().map(|x| 1.0 / x).sum::<f64>())
-}
-
-fn arithmetic(xs: &[f64]) -> Option<f64> {
-    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
-}
-
-/// A ratio as a signed change, "n/a" without one.
-fn change(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), pct)
 }
 
 struct CapriPage<'a> {
