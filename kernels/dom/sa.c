@@ -4,7 +4,7 @@
  * Input (weft_setup, LCG seed 7): a random genome G of NG=1<<16 bases (bytes 0-3), padded by
  * MAXL bytes of 4 (a non-base, so no suffix runs off the end); its suffix array sa[] sorted
  * by an LSD radix sort on a 16-base (32-bit) prefix key, ties (rare) settled by an insertion
- * pass comparing whole suffixes. NQ=1024 queries sampled from G (so every query matches),
+ * pass comparing whole suffixes. NQ=4096 queries sampled from G (so every query matches),
  * stored interleaved q[k*NQ+i] (coalesced per base). Query length by quarter of the threads:
  * 25/50/100/200 bp (the paper's 25..800 bp scaled down; one launch of 4 segments, length
  * uniform per warp). Thread i binary-searches sa[] for the first suffix >= its query,
@@ -14,7 +14,7 @@
 
 #define NG (1 << 16)
 #define MAXL 200
-#define NQ 1024
+#define NQ 4096
 WEFT_LAUNCH(NQ, 32);
 
 uint8_t G[NG + MAXL];
