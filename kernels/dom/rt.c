@@ -2,12 +2,13 @@
  * (Table 3, §7.3.3: bwfirt SimpleBVH path tracing, one ray per thread). Scaled down:
  * NT=8192 random small triangles (edges <= 0.05) in the unit box plus 5 walls of the box
  * (10 big triangles; the front z=0 face is open), LCG seed 11. Setup builds a median-split
- * BVH (split on the longest axis at the median centroid, leaves of <= 4 triangles) of
- * 32-byte nodes: 6 bound floats, then `first` and `count` (count 0 = inner node, its
+ * BVH (longest axis, median centroid by quickselect, leaves of <= 4 triangles) of 32-byte
+ * nodes: 6 bound floats, then `first` and `count` (count 0 = inner node, its
  * children are `first` and `first+1`). 32x32 rays, CTA 32 = an 8x4 pixel tile; a primary
  * ray from (0.5,0.5,-1) through the pixel on z=0, then 2 diffuse bounces whose direction
- * is normal-side random (per-thread LCG, not normalised: the tests need no unit length).
- * Per ray: stack in private memory, per node 6 loads + slab test, Moller-Trumbore at
+ * is normal-side random (per-thread LCG, not normalised: the slab and
+ * Moller-Trumbore tests need no unit length).
+ * Per ray: a 64-entry stack in private memory (the tree is ~13 deep), per node 6 loads + slab test, Moller-Trumbore at
  * leaves. Writes per thread the last hit triangle (-1 = escaped) and the sum of hit t. */
 #include "weft.h"
 
@@ -60,14 +61,27 @@ static void build(int32_t n, int32_t first, int32_t count) {
     int ax = 0;
     for (int a = 1; a < 3; a++)
         if (b->hi[a] - b->lo[a] > b->hi[ax] - b->lo[ax]) ax = a;
-    /* median split: sort the range on the axis centroid (insertion sort; setup only) */
-    for (int32_t i = first + 1; i < first + count; i++) {
-        int32_t v = order[i], j = i;
-        while (j > first && cent(order[j - 1], ax) > cent(v, ax)) {
-            order[j] = order[j - 1];
-            j--;
+    /* median split: quickselect (Hoare, middle pivot) puts the count/2 smallest centroids
+     * on the axis first; O(count) per node keeps the setup short */
+    int32_t lo = first, hi = first + count - 1, m = first + count / 2;
+    while (lo < hi) {
+        float pv = cent(order[(lo + hi) / 2], ax);
+        int32_t i = lo, j = hi;
+        while (i <= j) {
+            while (cent(order[i], ax) < pv) i++;
+            while (cent(order[j], ax) > pv) j--;
+            if (i <= j) {
+                int32_t x = order[i];
+                order[i++] = order[j];
+                order[j--] = x;
+            }
         }
-        order[j] = v;
+        if (m <= j)
+            hi = j;
+        else if (m >= i)
+            lo = i;
+        else
+            break;
     }
     int32_t c = nnodes;
     nnodes += 2;
