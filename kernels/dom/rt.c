@@ -3,13 +3,12 @@
  * NT=8192 random small triangles (edges <= 0.05) in the unit box plus 5 walls of the box
  * (10 big triangles; the front z=0 face is open), LCG seed 11. Setup builds a median-split
  * BVH (longest axis, median centroid by quickselect, leaves of <= 4 triangles) of 32-byte
- * nodes: 6 bound floats, then `first` and `count` (count 0 = inner node, its
- * children are `first` and `first+1`). 32x32 rays, CTA 32 = an 8x4 pixel tile; a primary
+ * nodes: 6 bound floats, then `first` and `count` (count 0 = inner node, its children
+ * are `first` and `first+1`). 32x32 rays, CTA 32 = an 8x4 pixel tile; a primary
  * ray from (0.5,0.5,-1) through the pixel on z=0, then 2 diffuse bounces whose direction
- * is normal-side random (per-thread LCG, not normalised: the slab and
- * Moller-Trumbore tests need no unit length).
- * Per ray: a 64-entry stack in private memory (the tree is ~13 deep), per node 6 loads + slab test, Moller-Trumbore at
- * leaves. Writes per thread the last hit triangle (-1 = escaped) and the sum of hit t. */
+ * is normal-side random (per-thread LCG, not normalised: the slab and Moller-Trumbore
+ * tests need no unit length). Per ray: a 64-entry stack in private memory (the tree is ~13
+ * deep), per node 6 loads + slab test, Moller-Trumbore at leaves. Writes per thread the last hit triangle (-1 = escaped) and the sum of hit t. */
 #include "weft.h"
 
 #define NT 8192
