@@ -8,7 +8,10 @@
  * ray from (0.5,0.5,-1) through the pixel on z=0, then 2 diffuse bounces whose direction
  * is normal-side random (per-thread LCG, not normalised: the slab and Moller-Trumbore
  * tests need no unit length). Per ray: a 64-entry stack in private memory (the tree is ~13
- * deep), per node 6 loads + slab test, Moller-Trumbore at leaves. Writes per thread the last hit triangle (-1 = escaped) and the sum of hit t. */
+ * deep), per node 6 loads + slab test, Moller-Trumbore at leaves. Writes per thread the
+ * last hit triangle (-1 = escaped) and the sum of the hit t's. Every ray hits (the box is
+ * closed but for z=0), so no lane escapes; 8192 triangles (not ~1 M) keep 1024 rays at
+ * 28 M thread instructions. */
 #include "weft.h"
 
 #define NT 8192
