@@ -9,8 +9,9 @@
  * is normal-side random (per-thread LCG, not normalised: the slab and Moller-Trumbore
  * tests need no unit length). Per ray: a 64-entry stack in private memory (the tree is ~13
  * deep), per node 6 loads + slab test, Moller-Trumbore at leaves. Writes per thread the
- * last hit triangle (-1 = escaped) and the sum of the hit t's. Every ray hits (the box is
- * closed but for z=0), so no lane escapes; 8192 triangles (not ~1 M) keep 1024 rays at
+ * last hit triangle (-1 = escaped) and the sum of the hit t's. No primary ray escapes (the
+ * box is closed but z=0); a bounce may leave by z=0 and end its path early. 8192 triangles
+ * (not ~1 M) keep 1024 rays at
  * 28 M thread instructions. */
 #include "weft.h"
 
