@@ -11,8 +11,7 @@
  * deep), per node 6 loads + slab test, Moller-Trumbore at leaves. Writes per thread the
  * last hit triangle (-1 = escaped) and the sum of the hit t's. No primary ray escapes (the
  * box is closed but z=0); a bounce may leave by z=0 and end its path early. 8192 triangles
- * (not ~1 M) keep 1024 rays at
- * 28 M thread instructions. */
+ * (not ~1 M) keep 1024 rays at 28 M thread instructions. */
 #include "weft.h"
 
 #define NT 8192
