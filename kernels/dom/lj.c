@@ -1,28 +1,30 @@
 /* lj: Lennard-Jones forces over a neighbour list, the "LJ" kernel of the Diverge-on-Miss
  * paper (§7.3, Table 3: HOOMD 0.8's LJ force compute, a loop over the neighbour list, one
- * thread per particle; packing 0.2). One force evaluation; N = 4096 particles (scaled from
- * the paper's 64000; the 600 time steps are not modelled).
- * Input (weft_setup, LCG seed 12345; the same particles as kernels/dom/nl.c): a 16^3
- * simple-cubic lattice in a periodic box of side L = 22.05 (number density 0.382 =
- * packing 0.2), each coordinate jittered by a uniform +-0.3 lattice spacing, sorted by
- * bin (6^3 bins, counting sort); then the neighbour list, built serially in setup exactly
- * as nl.c's kernel builds it (27 bins, list radius r_cut 3.0 + buffer 0.4 = 3.4 [buffer
- * not in the paper's text], ~63 neighbours, 53..75), interleaved: slot k of particle i at
- * nl[k * N + i] (HOOMD's layout, so a warp's loads of slot k are coalesced), with nn[i].
+ * thread per particle; packing 0.2). One force evaluation (the paper's 600 time steps are
+ * not modelled); N = 2048 particles (scaled from the paper's 64000, the same particles as
+ * kernels/dom/nl.c).
+ * Input (weft_setup, LCG seed 12345, as nl.c): an fcc lattice of 8^3 unit cells in a
+ * periodic box of side L = 17.50 (number density 0.382 = packing 0.2), each coordinate
+ * jittered by a uniform +-0.15 lattice constant, sorted by bin (5^3 bins, counting sort);
+ * then the neighbour list, built serially in setup exactly as nl.c's kernel builds it
+ * (27 bins, list radius r_cut 3.0 + buffer 0.4 = 3.4 [buffer not in the paper's text],
+ * 53..70 neighbours, mean 62), interleaved: slot k of particle i at nl[k * N + i] (HOOMD's
+ * layout, so a warp's loads of slot k are coalesced; the positions they name are not).
  * Kernel: thread i loops k < nn[i] (counts differ, so the loop exit diverges): j = nl[...],
- * gathers x[j], y[j], z[j] (scattered), minimum image by compare-and-shift (no rintf, so
- * host and RV32F agree bit for bit), and if r2 < rc2 (3.0^2): r2i = 1/r2, r6i = r2i^3,
+ * gathers x[j], y[j], z[j] (separate arrays: 3 loads, where HOOMD fetches one float4),
+ * minimum image by compare-and-shift (no rintf, so host and RV32F agree bit for bit), and
+ * if r2 < rc2 (3.0^2; ~70% of the list): r2i = 1/r2, r6i = r2i^3,
  * ff = r2i * r6i * (48 r6i - 24), force += d * ff, energy += 4 r6i (r6i - 1) (not shifted),
  * virial += ff * r2. Sums are per particle over all its neighbours (each pair is counted
  * by both of its particles; halve for totals). Outputs: fx, fy, fz, pe, vir [N]. */
 #include "weft.h"
 
-#define N 4096
-#define SIDE 16        /* lattice points per side: SIDE^3 = N */
-#define NB 6           /* bins per side */
+#define N 2048
+#define FCC 8          /* fcc unit cells per side: 4 * FCC^3 = N */
+#define NB 5           /* bins per side */
 #define NC (NB * NB * NB)
 #define MAXN 128
-#define L 22.0499f     /* (4096 / 0.38197)^(1/3) */
+#define L 17.5025f     /* (2048 / 0.38197)^(1/3) */
 #define RL 3.4f        /* list radius: r_cut 3.0 + buffer 0.4 */
 #define RC 3.0f
 WEFT_LAUNCH(N, 32);
@@ -59,12 +61,15 @@ static inline float image(float d) {
 
 void weft_setup(void) {
     uint32_t s = 12345;
-    const float a = L / SIDE;
+    const float a = L / FCC;
+    /* Sites of an fcc unit cell, in half lattice constants. */
+    static const uint8_t site[4][3] = {{0, 0, 0}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}};
     for (int i = 0; i < N; i++) {
-        int ix = i % SIDE, iy = (i / SIDE) % SIDE, iz = i / (SIDE * SIDE);
-        px[i] = wrap((ix + 0.5f) * a + (unit(&s) - 0.5f) * 0.6f * a);
-        py[i] = wrap((iy + 0.5f) * a + (unit(&s) - 0.5f) * 0.6f * a);
-        pz[i] = wrap((iz + 0.5f) * a + (unit(&s) - 0.5f) * 0.6f * a);
+        int c = i / 4, ix = c % FCC, iy = (c / FCC) % FCC, iz = c / (FCC * FCC);
+        const uint8_t *o = site[i % 4];
+        px[i] = wrap((ix + 0.5f * o[0] + 0.25f) * a + (unit(&s) - 0.5f) * 0.3f * a);
+        py[i] = wrap((iy + 0.5f * o[1] + 0.25f) * a + (unit(&s) - 0.5f) * 0.3f * a);
+        pz[i] = wrap((iz + 0.5f * o[2] + 0.25f) * a + (unit(&s) - 0.5f) * 0.3f * a);
     }
     for (int b = 0; b < NC; b++) count[b] = 0;
     for (int i = 0; i < N; i++) count[(bin1(pz[i]) * NB + bin1(py[i])) * NB + bin1(px[i])]++;
