@@ -1209,28 +1209,15 @@ impl CapriPage<'_> {
 mod tests {
     use super::*;
     use crate::sweep::tests::runs_of;
-    use crate::Study;
 
     /// The study's runs built by hand on `workloads`: every scheme at IPC 1 (WPDOM's too
     /// unless listed, so an IPC is the normalised IPC), 1000 cycles and 1000 core-cycles
     /// none of them idle, on each workload unless `listed` gives its IPCs; labelled as the
     /// page labels them.
     fn hand_runs(workloads: &[&str], listed: &[(Scheme, &[f64])]) -> Runs<Scheme> {
-        let capri = Capri::new();
-        let ones = vec![1.0; workloads.len()];
-        let ipc: Vec<(Scheme, &[f64])> = capri
-            .points()
-            .into_iter()
-            .map(|p| {
-                let given = listed.iter().find(|(q, _)| *q == p);
-                (p, given.map_or(&ones[..], |(_, x)| *x))
-            })
-            .collect();
-        let mut runs = runs_of(workloads, capri.baseline(), &ipc);
-        for (p, point) in runs.points.iter_mut() {
-            point.label = capri.label(p);
+        let mut runs = crate::sweep::tests::hand_runs(&Capri::new(), workloads, listed);
+        for point in runs.points.values_mut() {
             for m in point.runs.values_mut() {
-                m.cycles = 1000;
                 m.compaction = Some(Compaction {
                     core_cycles: 1000,
                     ..Compaction::default()

@@ -672,28 +672,9 @@ mod tests {
     use crate::sweep::tests::runs_of;
     use crate::Study;
 
-    /// The study's runs built by hand on `workloads`: every point at IPC 1 and 1000
-    /// cycles on each workload unless `listed` gives its IPCs (the baseline's stay 1, so
-    /// an IPC is the normalised IPC), labelled as the page labels them.
+    /// The study's runs built by hand ([`hand_runs`](crate::sweep::tests::hand_runs)).
     fn hand_runs(workloads: &[&str], listed: &[(Config, &[f64])]) -> Runs<Config> {
-        let lwm = Lwm::new();
-        let ones = vec![1.0; workloads.len()];
-        let ipc: Vec<(Config, &[f64])> = lwm
-            .points()
-            .into_iter()
-            .map(|p| {
-                let given = listed.iter().find(|(q, _)| *q == p);
-                (p, given.map_or(&ones[..], |(_, x)| *x))
-            })
-            .collect();
-        let mut runs = runs_of(workloads, lwm.baseline(), &ipc);
-        for (p, point) in runs.points.iter_mut() {
-            point.label = lwm.label(p);
-            for m in point.runs.values_mut() {
-                m.cycles = 1000;
-            }
-        }
-        runs
+        crate::sweep::tests::hand_runs(&Lwm::new(), workloads, listed)
     }
 
     /// Changes `c`'s run of `w`.

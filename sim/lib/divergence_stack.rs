@@ -226,6 +226,13 @@ impl<M: Mask> DivergenceStack<M> {
         let Some(at) = self.entries.iter().rposition(|e| e.pc == pc) else {
             return false;
         };
+        self.join_from(at, lanes);
+        true
+    }
+
+    /// `lanes` join entry `at` and every entry below it that it reconverges into (the
+    /// walk of [`DivergenceStack::rejoin_at`]).
+    fn join_from(&mut self, at: usize, lanes: &M) {
         let limit = self.lanes;
         let entry = &mut self.entries[at];
         entry.mask = entry.mask.or(lanes).limit(limit);
@@ -236,7 +243,6 @@ impl<M: Mask> DivergenceStack<M> {
                 want = e.rpc;
             }
         }
-        true
     }
 
     /// The reconvergence PCs the threads at `pc` meet on their way, nearest first: the
@@ -282,15 +288,7 @@ impl<M: Mask> DivergenceStack<M> {
                     self.overflow = true;
                     return false;
                 }
-                let entry = &mut self.entries[at];
-                entry.mask = entry.mask.or(lanes).limit(limit);
-                let mut want = entry.rpc;
-                for e in self.entries[..at].iter_mut().rev() {
-                    if e.pc == want {
-                        e.mask = e.mask.or(lanes).limit(limit);
-                        want = e.rpc;
-                    }
-                }
+                self.join_from(at, lanes);
                 let path = Entry {
                     rpc: join,
                     mask: lanes.limit(limit),
