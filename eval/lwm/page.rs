@@ -691,13 +691,7 @@ mod tests {
     const BOTH: Config = cfg(256, 2);
 
     const fn cfg(warp_size: u32, fetch_group: u32) -> Config {
-        Config {
-            warp_size,
-            fetch_group,
-            memory_opt: true,
-            jump_opt: true,
-            ideal_memory: false,
-        }
+        Config::new(warp_size, fetch_group)
     }
 
     #[test]
