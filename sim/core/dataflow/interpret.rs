@@ -1,0 +1,265 @@
+//! The functional interpreter of a lowered program: the oracle that proves the lowering
+//! (its dumps must equal the SIMT functional run's byte for byte), and later the VGIW
+//! engine's functional half.
+//!
+//! A launch runs in waves of whole CTAs, at most `in_flight` threads each (at least one
+//! CTA): the VGIW paper's tiling (§3.2), where the control vector table bounds the
+//! threads in flight. Within a wave, as the basic block scheduler does, the block with
+//! the lowest ID whose thread vector is not empty runs next, for its whole vector
+//! (threads in ascending order; threads that arrive at the block while it runs wait for
+//! its next turn). For each thread the block's nodes are evaluated in a topological
+//! order of their operand and memory-order edges that is deliberately not program
+//! order: among the ready nodes the latest in program order goes first, so a missing
+//! order edge between two accesses that alias shows as a wrong result. Live values are
+//! read from and written to the thread's live-value store (one word per register,
+//! starting at the program's initial values); the block's writes happen at its end.
+//!
+//! Barriers: a thread that ends a block with the barrier waits in its CTA's barrier list;
+//! when none of the CTA's live threads waits in a thread vector (all of them are at a
+//! barrier or have returned), every waiting thread goes on to the block after its
+//! barrier, as the functional run lets a CTA's threads go on when all its live threads
+//! wait (a returned thread no longer takes part). Setup (`weft_setup`) runs on the
+//! functional model, as on every machine. Memory (device memory, each CTA's shared copy,
+//! each thread's private stack) is the functional run's, instruction semantics are the
+//! SIMT core's ([`Thread::step`]), so the results are the same bytes.
+use super::graph::{BlockId, Coordinate, NodeKind, Program, Terminator};
+use crate::core::functional::{self, Launch, ThreadMemory};
+use crate::core::image::Image;
+use crate::core::isa::Inst;
+use crate::core::thread::{Effect, Fault, Memory, Thread, ThreadEnv};
+use std::collections::BinaryHeap;
+
+/// The default bound on threads in flight: a CVT of 64 blocks by 8192 threads would
+/// hold about this many for a kernel of 16 blocks; the results do not depend on it.
+pub const IN_FLIGHT: u32 = 8192;
+
+/// What an interpreted run did.
+#[derive(Clone, Debug)]
+pub struct Interpretation {
+    /// The image after the run: read dumps from here.
+    pub image: Image,
+    /// Thread vectors the scheduler sent (block executions).
+    pub vectors: u64,
+    /// Blocks executed, summed over threads.
+    pub thread_blocks: u64,
+    /// Nodes evaluated, summed over threads.
+    pub node_evaluations: u64,
+}
+
+/// The value of instruction `inst` (at `pc`) on operands `args` (its registers' values,
+/// in [`Inst::registers`] order): the register it writes, 0 for a store, 1 or 0 for a
+/// conditional branch taken or not. Executed by the SIMT core's own [`Thread::step`].
+pub fn evaluate(
+    inst: &Inst,
+    pc: u32,
+    args: &[u32],
+    mem: &mut dyn Memory,
+    env: &ThreadEnv,
+) -> Result<u32, Fault> {
+    let mut t = Thread::new(pc);
+    let regs = inst.registers();
+    for (&r, &v) in regs.reads.iter().flatten().zip(args) {
+        match r {
+            0..=31 => t.x[r as usize] = v,
+            _ => t.f[r as usize - 32] = v,
+        }
+    }
+    let effect = t.step(inst, mem, env)?;
+    Ok(match (effect, regs.write) {
+        (Effect::Branch { taken }, _) => u32::from(taken),
+        (_, Some(w @ 0..=31)) => t.x[w as usize],
+        (_, Some(w)) => t.f[w as usize - 32],
+        (_, None) => 0,
+    })
+}
+
+/// Each block's evaluation order: ready nodes, latest in program order first.
+fn evaluation_orders(program: &Program) -> Vec<Vec<usize>> {
+    program
+        .blocks
+        .iter()
+        .map(|block| {
+            let n = block.nodes.len();
+            let mut users = vec![vec![]; n];
+            let mut waiting = vec![0usize; n];
+            for (i, node) in block.nodes.iter().enumerate() {
+                for &a in node.args.iter().chain(&node.after) {
+                    users[a].push(i);
+                    waiting[i] += 1;
+                }
+            }
+            let mut ready: BinaryHeap<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
+            let mut order = Vec::with_capacity(n);
+            while let Some(i) = ready.pop() {
+                order.push(i);
+                for &u in &users[i] {
+                    waiting[u] -= 1;
+                    if waiting[u] == 0 {
+                        ready.push(u);
+                    }
+                }
+            }
+            order
+        })
+        .collect()
+}
+
+/// Where a thread goes after a block.
+enum Next {
+    Block(BlockId),
+    Barrier(BlockId),
+    Exit,
+}
+
+/// A thread of the running wave.
+struct ThreadState {
+    env: ThreadEnv,
+    /// The live-value store: one word per register.
+    live: [u32; 64],
+    stack: Vec<u8>,
+}
+
+/// Runs the launch on the lowered program `lowered` of `kernel`; stops with an error past
+/// `limit` node evaluations or on a fault (naming the thread and the instruction).
+pub fn run(
+    lowered: &Program,
+    kernel: functional::Program,
+    launch: Launch,
+    in_flight: u32,
+    limit: u64,
+) -> Result<Interpretation, String> {
+    let functional::Program { mut image, code } = kernel;
+    functional::run_setup(&code, &mut image, launch, limit)?;
+    let orders = evaluation_orders(lowered);
+    let mut result = Interpretation {
+        image,
+        vectors: 0,
+        thread_blocks: 0,
+        node_evaluations: 0,
+    };
+    let ctas = launch.threads / launch.cta;
+    let per_wave = (in_flight / launch.cta).max(1);
+    let mut values: Vec<u32> = vec![];
+    for first_cta in (0..ctas).step_by(per_wave as usize) {
+        let wave: Vec<u32> = (first_cta..ctas.min(first_cta + per_wave)).collect();
+        let mut threads: Vec<ThreadState> = wave
+            .iter()
+            .flat_map(|&cta| cta * launch.cta..(cta + 1) * launch.cta)
+            .map(|tid| ThreadState {
+                env: launch.env(tid),
+                live: lowered.initial,
+                stack: vec![],
+            })
+            .collect();
+        let mut vectors: Vec<Vec<usize>> = vec![vec![]; lowered.blocks.len()];
+        vectors[0] = (0..threads.len()).collect();
+        // Per CTA of the wave: threads in a vector, and threads at a barrier.
+        let mut in_vectors = vec![launch.cta; wave.len()];
+        let mut at_barrier: Vec<Vec<(usize, BlockId)>> = vec![vec![]; wave.len()];
+        loop {
+            let Some(b) = vectors.iter().position(|v| !v.is_empty()) else {
+                break;
+            };
+            let mut vector = std::mem::take(&mut vectors[b]);
+            vector.sort_unstable();
+            result.vectors += 1;
+            for t in vector {
+                let cta = (threads[t].env.ctaid - first_cta) as usize;
+                in_vectors[cta] -= 1;
+                let next = run_block(
+                    lowered,
+                    &orders[b],
+                    b,
+                    &mut threads[t],
+                    &mut result,
+                    &mut values,
+                    limit,
+                )?;
+                match next {
+                    Next::Block(n) => {
+                        vectors[n].push(t);
+                        in_vectors[cta] += 1;
+                    }
+                    Next::Barrier(n) => at_barrier[cta].push((t, n)),
+                    Next::Exit => {
+                        threads[t].stack = vec![];
+                        let env = threads[t].env;
+                        result.image.shared.exited(env.ctaid, env.cta_size);
+                    }
+                }
+            }
+            // A CTA none of whose live threads is in a vector passes its barrier.
+            for cta in 0..wave.len() {
+                if in_vectors[cta] == 0 {
+                    for (t, n) in at_barrier[cta].drain(..) {
+                        vectors[n].push(t);
+                        in_vectors[cta] += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// Runs block `b` for one thread.
+fn run_block(
+    lowered: &Program,
+    order: &[usize],
+    b: BlockId,
+    thread: &mut ThreadState,
+    result: &mut Interpretation,
+    values: &mut Vec<u32>,
+    limit: u64,
+) -> Result<Next, String> {
+    let block = &lowered.blocks[b];
+    if result.node_evaluations + block.nodes.len() as u64 > limit {
+        return Err(format!(
+            "stopped after {limit} node evaluations (thread {} at block {b}); raise the limit if the kernel is meant to run longer",
+            thread.env.tid
+        ));
+    }
+    result.thread_blocks += 1;
+    result.node_evaluations += block.nodes.len() as u64;
+    values.clear();
+    values.resize(block.nodes.len(), 0);
+    let env = thread.env;
+    let mut memory = ThreadMemory {
+        image: &mut result.image,
+        stack: &mut thread.stack,
+        cta: Some(env.ctaid),
+    };
+    let mut args = vec![];
+    for &i in order {
+        let node = &block.nodes[i];
+        values[i] = match node.kind {
+            NodeKind::Const(c) => c,
+            NodeKind::LiveIn(r) => thread.live[r as usize],
+            NodeKind::Coordinate(c) => match c {
+                Coordinate::Tid => env.tid,
+                Coordinate::Ntid => env.ntid,
+                Coordinate::Ctaid => env.ctaid,
+                Coordinate::CtaSize => env.cta_size,
+            },
+            NodeKind::Inst { ref inst, pc } => {
+                args.clear();
+                args.extend(node.args.iter().map(|&a| values[a]));
+                evaluate(inst, pc, &args, &mut memory, &env)
+                    .map_err(|f| format!("thread {}: {f} (in block {b})", env.tid))?
+            }
+        };
+    }
+    for &(r, n) in &block.writes {
+        thread.live[r as usize] = values[n];
+    }
+    Ok(match block.terminator {
+        Terminator::Branch {
+            cond,
+            taken,
+            not_taken,
+        } => Next::Block(if values[cond] != 0 { taken } else { not_taken }),
+        Terminator::Jump(n) => Next::Block(n),
+        Terminator::Barrier(n) => Next::Barrier(n),
+        Terminator::Exit => Next::Exit,
+    })
+}
