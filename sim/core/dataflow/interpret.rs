@@ -29,8 +29,10 @@ use crate::core::isa::Inst;
 use crate::core::thread::{Effect, Fault, Memory, Thread, ThreadEnv};
 use std::collections::BinaryHeap;
 
-/// The default bound on threads in flight: a CVT of 64 blocks by 8192 threads would
-/// hold about this many for a kernel of 16 blocks; the results do not depend on it.
+/// The default bound on the threads of a wave. The results of a kernel whose CTAs do not
+/// exchange data through device memory during the launch (CUDA gives such exchanges no
+/// order) do not depend on it; it bounds the interpreter's memory: a live-value store
+/// and a private stack per thread.
 pub const IN_FLIGHT: u32 = 8192;
 
 /// What an interpreted run did.
@@ -156,10 +158,8 @@ pub fn run(
         // Per CTA of the wave: threads in a vector, and threads at a barrier.
         let mut in_vectors = vec![launch.cta; wave.len()];
         let mut at_barrier: Vec<Vec<(usize, BlockId)>> = vec![vec![]; wave.len()];
-        loop {
-            let Some(b) = vectors.iter().position(|v| !v.is_empty()) else {
-                break;
-            };
+        // The basic block scheduler: the lowest ID with waiting threads.
+        while let Some(b) = vectors.iter().position(|v| !v.is_empty()) {
             let mut vector = std::mem::take(&mut vectors[b]);
             vector.sort_unstable();
             result.vectors += 1;
@@ -262,4 +262,177 @@ fn run_block(
         Terminator::Barrier(n) => Next::Barrier(n),
         Terminator::Exit => Next::Exit,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::asm::*;
+    use super::super::graph::Terminator;
+    use super::super::lower::lower;
+    use super::*;
+
+    const LIMIT: u64 = 1_000_000;
+
+    /// The lowered program of `words`, interpreted over `threads` in CTAs of `cta` with
+    /// `in_flight` threads per wave, and the functional run's image.
+    fn runs(
+        words: &[u32],
+        edit: impl Fn(&mut Program),
+        threads: u32,
+        cta: u32,
+        in_flight: u32,
+    ) -> (Interpretation, Image) {
+        let kernel = || functional::Program::new(image(words));
+        let mut lowered = lower(&kernel()).unwrap();
+        edit(&mut lowered);
+        let launch = Launch::new(threads, cta).unwrap();
+        let run = run(&lowered, kernel(), launch, in_flight, LIMIT).unwrap();
+        let reference = functional::run(kernel(), launch, LIMIT).unwrap().image;
+        (run, reference)
+    }
+
+    /// The data area's words.
+    fn data(image: &Image) -> Vec<u32> {
+        image
+            .symbol_bytes("data")
+            .unwrap()
+            .chunks(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn threads_of_both_sides_of_a_branch_run_each_block_once_together() {
+        let diamond = [
+            csrr(A0, TID),                       // 1000
+            andi(A1, A0, 1),                     // 1004
+            branch(0, A1, ZERO, 0x1008, 0x1014), // 1008: beq -> even
+            addi(A2, ZERO, 7),                   // 100c: odd
+            jal(ZERO, 0x1010, 0x1018),           // 1010
+            addi(A2, ZERO, 9),                   // 1014: even
+            lui(A3, 2),                          // 1018: join
+            slli(A4, A0, 2),                     // 101c
+            add(A4, A4, A3),                     // 1020
+            sw(A2, A4, 0),                       // 1024
+            ret(),                               // 1028
+        ];
+        for in_flight in [4, IN_FLIGHT] {
+            let (run, reference) = runs(&diamond, |_| {}, 8, 4, in_flight);
+            let want: Vec<u32> = (0..8).map(|t| if t % 2 == 1 { 7 } else { 9 }).collect();
+            assert_eq!(data(&run.image)[..8], want);
+            assert_eq!(run.image.bytes, reference.bytes);
+            // One vector per block per wave: the join runs once for both paths' threads.
+            let waves = 8 / in_flight.min(8);
+            assert_eq!(run.vectors, 4 * u64::from(waves));
+            assert_eq!(run.thread_blocks, 8 * 3);
+        }
+    }
+
+    #[test]
+    fn a_load_after_a_store_it_may_read_waits_for_it_through_its_order_edge() {
+        let program = [
+            csrr(A0, TID),   // 1000
+            slli(A0, A0, 2), // 1004
+            lui(A1, 2),      // 1008
+            add(A2, A1, A0), // 100c: data + 4 tid
+            addi(A3, A0, 5), // 1010
+            sh(A3, A2, 0),   // 1014: a sub-word store
+            add(A4, A0, A1), // 1018: the same address through another base
+            lbu(A4, A4, 0),  // 101c: reads the low byte just stored
+            sw(A4, A2, 128), // 1020: data[32 + tid]
+            ret(),
+        ];
+        let (run, reference) = runs(&program, |_| {}, 4, 4, IN_FLIGHT);
+        assert_eq!(data(&run.image)[32..36], [5, 9, 13, 17]);
+        assert_eq!(run.image.bytes, reference.bytes);
+        // Without the edge the interpreter, latest ready node first, loads before the
+        // store: the edge is what keeps the order.
+        let (cut, _) = runs(
+            &program,
+            |p| {
+                for n in p.blocks[0].nodes.iter_mut() {
+                    n.after.clear();
+                }
+            },
+            4,
+            4,
+            IN_FLIGHT,
+        );
+        assert_eq!(data(&cut.image)[32..36], [0; 4]);
+    }
+
+    #[test]
+    fn a_barrier_holds_threads_until_their_cta_arrives() {
+        // Even threads wait at a barrier, then read what their odd neighbour stored
+        // before its own barrier. The even side's blocks get the smaller IDs, so the
+        // scheduler alone would run the read first.
+        let program = [
+            csrr(A0, TID),                       // 1000
+            andi(A1, A0, 1),                     // 1004
+            branch(1, A1, ZERO, 0x1008, 0x1028), // 1008: bne -> odd
+            barrier(),                           // 100c: even
+            lui(A2, 2),                          // 1010
+            slli(A3, A0, 2),                     // 1014
+            add(A3, A3, A2),                     // 1018
+            lw(A4, A3, 4),                       // 101c: data[tid + 1]
+            sw(A4, A3, 0),                       // 1020
+            ret(),                               // 1024
+            lui(A2, 2),                          // 1028: odd
+            slli(A3, A0, 2),                     // 102c
+            add(A3, A3, A2),                     // 1030
+            sw(A0, A3, 0),                       // 1034: data[tid] = tid
+            barrier(),                           // 1038
+            ret(),                               // 103c
+        ];
+        let (run, reference) = runs(&program, |_| {}, 8, 4, IN_FLIGHT);
+        assert_eq!(data(&run.image)[..8], [1, 1, 3, 3, 5, 5, 7, 7]);
+        assert_eq!(run.image.bytes, reference.bytes);
+        let as_jumps = |p: &mut Program| {
+            for b in p.blocks.iter_mut() {
+                if let Terminator::Barrier(next) = b.terminator {
+                    b.terminator = Terminator::Jump(next);
+                }
+            }
+        };
+        let (unheld, _) = runs(&program, as_jumps, 8, 4, IN_FLIGHT);
+        assert_eq!(data(&unheld.image)[..8], [0, 1, 0, 3, 0, 5, 0, 7]);
+    }
+
+    #[test]
+    fn inlined_calls_compute_what_the_calls_do() {
+        let program = [
+            addi(SP, SP, -16),       // 1000
+            sw(RA, SP, 12),          // 1004: ra kept on the thread's stack
+            csrr(A0, TID),           // 1008
+            jal(RA, 0x100c, 0x1030), // 100c: f
+            jal(RA, 0x1010, 0x1030), // 1010: f
+            lui(A2, 2),              // 1014
+            slli(A3, A1, 2),         // 1018
+            add(A3, A3, A2),         // 101c
+            sw(A0, A3, 0),           // 1020: data[tid] = tid + 6
+            lw(RA, SP, 12),          // 1024
+            addi(SP, SP, 16),        // 1028
+            ret(),                   // 102c
+            addi(A0, A0, 3),         // 1030: f
+            addi(A1, A0, -6),        // 1034
+            ret(),                   // 1038
+        ];
+        let (run, reference) = runs(&program, |_| {}, 4, 2, IN_FLIGHT);
+        assert_eq!(run.image.bytes, reference.bytes);
+        assert_eq!(data(&run.image)[..4], [6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn a_fault_names_the_thread_and_the_instruction() {
+        let program = [csrr(A0, TID), lw(A1, A0, 0), ret()]; // address = tid: outside
+        let kernel = || functional::Program::new(image(&program));
+        let lowered = lower(&kernel()).unwrap();
+        let launch = Launch::new(2, 2).unwrap();
+        let err = run(&lowered, kernel(), launch, IN_FLIGHT, LIMIT).unwrap_err();
+        let reference = functional::run(kernel(), launch, LIMIT).unwrap_err();
+        assert!(err.starts_with(&reference), "{err} / {reference}");
+        assert!(err.contains("`lw` at 0x1004"), "{err}");
+        let err = run(&lowered, kernel(), launch, IN_FLIGHT, 1).unwrap_err();
+        assert!(err.starts_with("stopped after 1 node evaluations"), "{err}");
+    }
 }

@@ -103,7 +103,8 @@ impl Instance {
     }
 }
 
-/// Every reachable instruction in every call context, and the entry's index.
+/// Every reachable instruction in every call context; the entry (`weft_kernel`'s first
+/// instruction, outside any call) is index 0.
 fn inline(program: &functional::Program) -> Result<Vec<Instance>, String> {
     let kernel = program.image.kernel;
     // Contexts: the call sites and callee entries, outermost first.
@@ -478,8 +479,8 @@ fn constants(raws: &[Raw], instances: &[Instance], initial: &[u32; 64]) -> Vec<[
             }
         }
     }
-    // Block 0 may be a loop head only when it is the synthetic entry block, which no
-    // block jumps back to; so its state stays the threads' start.
+    // Block 0 has no predecessor (a loop head at the entry gets the synthetic entry
+    // block): its state stays the threads' start.
     entries
 }
 
@@ -487,48 +488,36 @@ fn constants(raws: &[Raw], instances: &[Instance], initial: &[u32; 64]) -> Vec<[
 fn transfer(instance: &Instance, state: &mut [Lat; 64]) {
     let (reads, write) = instance.registers();
     let Some(w) = write else { return };
-    let w = w as usize;
-    state[w] = match instance.kind {
+    state[w as usize] = match instance.kind {
         Kind::Plain if instance.is_pure() => {
-            let mut args = vec![];
-            let mut result = None;
-            for r in (1..64).filter(|r| reads & (1 << r) != 0) {
-                match state[r] {
-                    Lat::Const(c) => args.push(c),
-                    other => result = Some(result.map_or(other, |x| meet_down(x, other))),
+            let operands = (1..64).filter(|r| reads & (1 << r) != 0).map(|r| state[r]);
+            match operands.fold(Lat::Const(0), |acc, x| match (acc, x) {
+                (Lat::Varying, _) | (_, Lat::Varying) => Lat::Varying,
+                (Lat::Top, _) | (_, Lat::Top) => Lat::Top,
+                _ => acc,
+            }) {
+                // Every operand constant: the instruction's value on them.
+                Lat::Const(_) => {
+                    let args: Vec<u32> = instance
+                        .inst
+                        .registers()
+                        .reads
+                        .iter()
+                        .flatten()
+                        .map(|&r| match state[r as usize] {
+                            Lat::Const(c) => c,
+                            _ => unreachable!("every operand is constant"),
+                        })
+                        .collect();
+                    fold(&instance.inst, instance.pc, &args).map_or(Lat::Varying, Lat::Const)
                 }
+                other => other,
             }
-            result.unwrap_or_else(|| {
-                let args = ordered_args(&instance.inst, state);
-                fold(&instance.inst, instance.pc, &args).map_or(Lat::Varying, Lat::Const)
-            })
         }
         Kind::Barrier => Lat::Const(0),
         Kind::Jump(_) => Lat::Const(instance.pc.wrapping_add(4)),
         _ => Lat::Varying,
     };
-}
-
-/// Of two non-constant operand states, the result's: varying wins over not yet reached.
-fn meet_down(a: Lat, b: Lat) -> Lat {
-    if a == Lat::Varying || b == Lat::Varying {
-        Lat::Varying
-    } else {
-        Lat::Top
-    }
-}
-
-/// The constant operands of `inst` in [`Inst::registers`] order.
-fn ordered_args(inst: &Inst, state: &[Lat; 64]) -> Vec<u32> {
-    inst.registers()
-        .reads
-        .iter()
-        .flatten()
-        .map(|&r| match state[r as usize] {
-            Lat::Const(c) => c,
-            _ => unreachable!("called on constant operands"),
-        })
-        .collect()
 }
 
 /// A memory access of the block being built, for the alias rule.
@@ -727,4 +716,234 @@ fn may_alias(a: &Access, b: &Access) -> bool {
         return true;
     }
     a.offset < b.offset + b.size && b.offset < a.offset + a.size
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::asm::*;
+    use super::super::graph::Block;
+    use super::*;
+    use crate::core::functional::STACK_TOP;
+
+    fn lowered(words: &[u32]) -> Result<Program, String> {
+        lower(&functional::Program::new(image(words)))
+    }
+
+    /// The block holding the instruction at `pc` (its first copy).
+    fn block_at(p: &Program, pc: u32) -> &Block {
+        p.blocks.iter().find(|b| b.pcs.contains(&pc)).unwrap()
+    }
+
+    /// The node of the instruction at `pc` in block `b`.
+    fn node_at(b: &Block, at: u32) -> NodeId {
+        b.nodes
+            .iter()
+            .position(|n| matches!(n.kind, NodeKind::Inst { pc, .. } if pc == at))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_loop_goes_back_to_a_smaller_id_and_every_other_edge_forward() {
+        let p = lowered(&[
+            csrr(A0, TID),                     // 1000
+            addi(A1, ZERO, 0),                 // 1004
+            branch(5, A1, A0, 0x1008, 0x1014), // 1008: bge a1, a0 -> exit
+            addi(A1, A1, 1),                   // 100c
+            jal(ZERO, 0x1010, 0x1008),         // 1010: back to the head
+            lui(A2, 2),                        // 1014
+            slli(A3, A0, 2),                   // 1018
+            add(A3, A3, A2),                   // 101c
+            sw(A1, A3, 0),                     // 1020
+            ret(),                             // 1024
+        ])
+        .unwrap();
+        assert_eq!(p.blocks.len(), 4);
+        assert_eq!(block_at(&p, 0x1000).id, 0);
+        let (head, body) = (block_at(&p, 0x1008), block_at(&p, 0x100c));
+        assert_eq!(head.pcs, [0x1008]);
+        assert_eq!(body.pcs, [0x100c, 0x1010]);
+        assert_eq!(body.terminator, Terminator::Jump(head.id));
+        assert!(head.id < body.id, "the back edge goes to a smaller id");
+        for b in &p.blocks {
+            for s in b.terminator.successors() {
+                assert!(s > b.id || b.id == body.id, "block {} -> {s}", b.id);
+            }
+        }
+        // The counter is a live value: the head and the exit read it, the body writes it.
+        assert!(head.reads().any(|r| r == A1 as u8));
+        assert!(body.writes.iter().any(|w| w.0 == A1 as u8));
+    }
+
+    #[test]
+    fn a_value_used_two_blocks_later_is_written_once_and_read_once() {
+        let p = lowered(&[
+            csrr(A0, TID),     // 1000  block 0 defines a0
+            barrier(),         // 1004
+            addi(T0, ZERO, 1), // 1008  block 1 leaves it alone
+            barrier(),         // 100c
+            lui(A2, 2),        // 1010  block 2 uses it
+            slli(A3, A0, 2),   // 1014
+            add(A3, A3, A2),   // 1018
+            sw(A0, A3, 0),     // 101c
+            ret(),             // 1020
+        ])
+        .unwrap();
+        assert_eq!(p.blocks.len(), 3);
+        let [b0, b1, b2] = [0x1000, 0x1008, 0x1010].map(|pc| block_at(&p, pc));
+        assert_eq!((b0.id, b1.id, b2.id), (0, 1, 2));
+        assert_eq!(b0.terminator, Terminator::Barrier(1));
+        let a0 = A0 as u8;
+        assert_eq!(b0.writes.len(), 1);
+        assert_eq!(b0.writes[0].0, a0);
+        assert!(b1.writes.is_empty() && b1.reads().next().is_none());
+        assert_eq!(b2.reads().collect::<Vec<_>>(), [a0]);
+        let c = p.counts();
+        assert_eq!(
+            (c.live_values, c.live_value_reads, c.live_value_writes),
+            (1, 1, 1)
+        );
+    }
+
+    #[test]
+    fn stores_through_one_base_at_disjoint_offsets_are_unordered_through_two_ordered() {
+        let p = lowered(&[
+            csrr(A0, TID),    // 1000
+            slli(A0, A0, 3),  // 1004
+            lui(A1, 2),       // 1008
+            add(A2, A1, A0),  // 100c  p = data + 8 tid
+            sw(A0, A2, 0),    // 1010
+            sw(A0, A2, 4),    // 1014  same base, disjoint: no edge
+            add(A3, A0, A1),  // 1018  the same address, another base
+            sw(A0, A3, 0),    // 101c  may alias both
+            lh(A4, A2, 6),    // 1020  overlaps 1014's bytes and may alias 101c
+            addi(A2, A2, 16), // 1024
+            sb(A4, A2, -10),  // 1028  = p + 6: the same base through the addi, over 1020's
+            lbu(A4, A2, -12), // 102c  = p + 4: over 1014's bytes, beside 1028's
+            ret(),
+        ])
+        .unwrap();
+        let b = &p.blocks[0];
+        let n = |pc| node_at(b, pc);
+        let after = |pc| b.nodes[n(pc)].after.clone();
+        assert!(after(0x1010).is_empty());
+        assert!(after(0x1014).is_empty(), "same base, disjoint offsets");
+        assert_eq!(after(0x101c), [n(0x1010), n(0x1014)], "another base");
+        assert_eq!(after(0x1020), [n(0x1014), n(0x101c)]);
+        assert_eq!(after(0x1028), [n(0x1014), n(0x101c), n(0x1020)]);
+        assert_eq!(after(0x102c), [n(0x1014), n(0x101c)]);
+    }
+
+    #[test]
+    fn constants_fold_into_addresses_and_operations() {
+        let p = lowered(&[
+            addi(SP, SP, -16), // 1000
+            csrr(A0, TID),     // 1004
+            sw(A0, SP, 12),    // 1008: at STACK_TOP - 4
+            lui(A1, 2),        // 100c
+            addi(A1, A1, 8),   // 1010
+            lw(A2, A1, 0),     // 1014: at data + 8
+            ret(),
+        ])
+        .unwrap();
+        let b = &p.blocks[0];
+        let address = |pc| match b.nodes[b.nodes[node_at(b, pc)].args[0]].kind {
+            NodeKind::Const(c) => c,
+            ref k => panic!("{k:?}"),
+        };
+        assert_eq!(address(0x1008), STACK_TOP - 16);
+        assert_eq!(address(0x1014), DATA + 8);
+        // Only the coordinate, the store and the load are operations.
+        assert_eq!(p.counts().nodes, 3);
+    }
+
+    #[test]
+    fn calls_are_inlined_at_each_call_site() {
+        let p = lowered(&[
+            csrr(A0, TID),           // 1000
+            jal(RA, 0x1004, 0x1018), // 1004: f
+            jal(RA, 0x1008, 0x1018), // 1008: f again
+            lui(A2, 2),              // 100c
+            sw(A0, A2, 0),           // 1010
+            ret(),                   // 1014
+            addi(A0, A0, 3),         // 1018: f
+            ret(),                   // 101c
+        ])
+        .unwrap();
+        assert_eq!(p.blocks.len(), 1, "straight-line code through two calls");
+        assert_eq!(
+            p.blocks[0].pcs,
+            [0x1000, 0x1004, 0x1018, 0x101c, 0x1008, 0x1018, 0x101c, 0x100c, 0x1010, 0x1014]
+        );
+        let copies = p.blocks[0]
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Inst { pc: 0x1018, .. }))
+            .count();
+        assert_eq!(copies, 2);
+        assert_eq!(p.blocks[0].terminator, Terminator::Exit);
+    }
+
+    #[test]
+    fn a_kernel_that_starts_with_a_loop_gets_an_empty_entry_block() {
+        let p = lowered(&[
+            addi(A0, A0, 1),                   // 1000: loop head
+            addi(A1, ZERO, 8),                 // 1004
+            branch(4, A0, A1, 0x1008, 0x1000), // 1008: blt a0, a1 -> head
+            ret(),
+        ])
+        .unwrap();
+        let (entry, head) = (&p.blocks[0], &p.blocks[1]);
+        assert!(entry.pcs.is_empty());
+        assert_eq!(entry.terminator, Terminator::Jump(1));
+        // The counter's start (0, as every register but ra, sp and gp) is written there.
+        assert_eq!(entry.writes.len(), 1);
+        assert_eq!(entry.writes[0].0, A0 as u8);
+        assert_eq!(entry.nodes[entry.writes[0].1].kind, NodeKind::Const(0));
+        assert_eq!(head.pcs, [0x1000, 0x1004, 0x1008]);
+        assert!(matches!(
+            head.terminator,
+            Terminator::Branch { taken: 1, .. }
+        ));
+    }
+
+    #[test]
+    fn recursion_is_refused_with_the_functions_address() {
+        let err = lowered(&[
+            jal(RA, 0x1000, 0x100c), // 1000: f
+            ret(),                   // 1004
+            ret(),                   // 1008
+            jal(RA, 0x100c, 0x1014), // 100c: f calls g
+            ret(),                   // 1010
+            jal(RA, 0x1014, 0x100c), // 1014: g calls f
+            ret(),                   // 1018
+        ])
+        .unwrap_err();
+        assert!(
+            err.starts_with("recursive call to the function at 0x100c (`jal` at 0x1014)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_lowered_is_refused_with_its_address() {
+        let refusal = |word: u32| lowered(&[csrr(A0, TID), word, ret()]).unwrap_err();
+        assert!(
+            refusal(ECALL).starts_with("`ecall` at 0x1004:"),
+            "{}",
+            refusal(ECALL)
+        );
+        let frflags = csrr(A1, 0x001);
+        assert!(
+            refusal(frflags).starts_with("`csrrs` at 0x1004: CSR 0x1 cannot be lowered"),
+            "{}",
+            refusal(frflags)
+        );
+        let undecodable = refusal(0);
+        assert!(
+            undecodable.contains("instruction at 0x1004"),
+            "{undecodable}"
+        );
+        let indirect = refusal(0x0005_0067); // jalr zero, 0(a0)
+        assert!(indirect.contains("`jalr` at 0x1004"), "{indirect}");
+    }
 }
