@@ -268,3 +268,35 @@ fn capri_kernels_interpret_to_the_functional_runs_bytes() {
 fn dom_kernels_interpret_to_the_functional_runs_bytes() {
     check_folder("dom");
 }
+
+/// The check above can fail on a real kernel: micro/cta_sum (a CTA reduction through
+/// shared memory) interpreted without its memory-order edges, in the interpreter's
+/// latest-ready-first order, leaves other bytes than the functional run; with them, the
+/// same bytes whether a wave holds one CTA or all of them.
+#[test]
+fn without_its_order_edges_a_kernel_computes_something_else() {
+    let image = Image::from_elf(&device_elf("micro/cta_sum")).unwrap();
+    let (threads, cta) = image.launch.unwrap();
+    let launch = Launch::new(threads, cta).unwrap();
+    let lowered = lower::lower(&Program::new(image.clone())).unwrap();
+    let reference = functional::run(Program::new(image.clone()), launch, LIMIT)
+        .unwrap()
+        .image
+        .bytes;
+    let run = |p: &Lowered, in_flight| {
+        interpret::run(p, Program::new(image.clone()), launch, in_flight, LIMIT)
+            .unwrap()
+            .image
+            .bytes
+    };
+    assert!(run(&lowered, cta) == reference);
+    assert!(run(&lowered, interpret::IN_FLIGHT) == reference);
+    let mut unordered = lowered.clone();
+    for b in unordered.blocks.iter_mut() {
+        for n in b.nodes.iter_mut() {
+            n.after.clear();
+        }
+    }
+    assert!(lowered.counts().order_edges > 0);
+    assert!(run(&unordered, interpret::IN_FLIGHT) != reference);
+}
