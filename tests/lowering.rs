@@ -81,8 +81,8 @@ fn check(name: &str) -> Result<(), String> {
     let c = dataflow::counts(&elf)?;
     assert_eq!(c, lowered.counts(), "{name}");
     eprintln!(
-        "{name}: {} blocks, {} nodes, {} live values (at most {} per block), {} order edges; lowered in {:.1?}, functional {:.1?}, interpreted {:.1?} ({} vectors)",
-        c.blocks, c.nodes, c.live_values, c.max_block_live_values, c.order_edges, lowering, simt, interpreted, run.vectors
+        "{name}: {} blocks, {} nodes, {} live values (at most {} per block), {} order edges; lowered in {:.1?}, functional {:.1?}, interpreted {:.1?} ({} vectors, {} thread-blocks, {} live-value reads, {} writes)",
+        c.blocks, c.nodes, c.live_values, c.max_block_live_values, c.order_edges, lowering, simt, interpreted, run.vectors, run.thread_blocks, run.live_value_reads, run.live_value_writes
     );
     Ok(())
 }

@@ -46,6 +46,9 @@ pub struct Interpretation {
     pub thread_blocks: u64,
     /// Nodes evaluated, summed over threads.
     pub node_evaluations: u64,
+    /// Live-value reads and writes, summed over threads (the live value cache's traffic).
+    pub live_value_reads: u64,
+    pub live_value_writes: u64,
 }
 
 /// The value of instruction `inst` (at `pc`) on operands `args` (its registers' values,
@@ -138,6 +141,8 @@ pub fn run(
         vectors: 0,
         thread_blocks: 0,
         node_evaluations: 0,
+        live_value_reads: 0,
+        live_value_writes: 0,
     };
     let ctas = launch.threads / launch.cta;
     let per_wave = (in_flight / launch.cta).max(1);
@@ -234,7 +239,10 @@ fn run_block(
         let node = &block.nodes[i];
         values[i] = match node.kind {
             NodeKind::Const(c) => c,
-            NodeKind::LiveIn(r) => thread.live[r as usize],
+            NodeKind::LiveIn(r) => {
+                result.live_value_reads += 1;
+                thread.live[r as usize]
+            }
             NodeKind::Coordinate(c) => match c {
                 Coordinate::Tid => env.tid,
                 Coordinate::Ntid => env.ntid,
@@ -252,6 +260,7 @@ fn run_block(
     for &(r, n) in &block.writes {
         thread.live[r as usize] = values[n];
     }
+    result.live_value_writes += block.writes.len() as u64;
     Ok(match block.terminator {
         Terminator::Branch {
             cond,
@@ -325,6 +334,8 @@ mod tests {
             let waves = 8 / in_flight.min(8);
             assert_eq!(run.vectors, 4 * u64::from(waves));
             assert_eq!(run.thread_blocks, 8 * 3);
+            // Each thread writes `tid` and its side's value once, and the join reads both.
+            assert_eq!((run.live_value_writes, run.live_value_reads), (16, 16));
         }
     }
 
