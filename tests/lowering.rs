@@ -35,6 +35,13 @@ fn check(name: &str) -> Result<(), String> {
     let lowered = lower::lower(&Program::new(image.clone()))?;
     let lowering = started.elapsed();
     check_structure(name, &lowered);
+    // The study's figures come from the ELF through the public entry.
+    let c = dataflow::counts(&elf)?;
+    assert_eq!(c, lowered.counts(), "{name}");
+    eprintln!(
+        "{name}: {} blocks, {} nodes, {} live values (at most {} per block), {} order edges; lowered in {lowering:.1?}",
+        c.blocks, c.nodes, c.live_values, c.max_block_live_values, c.order_edges
+    );
     let started = Instant::now();
     let functional = functional::run(Program::new(image.clone()), launch, LIMIT);
     let simt = started.elapsed();
@@ -77,12 +84,9 @@ fn check(name: &str) -> Result<(), String> {
             .map_or("?", |(n, _)| n.as_str());
         panic!("{name}: the interpreted image differs from the functional run's at {addr:#x} (`{symbol}`)");
     }
-    // The study's figures come from the ELF through the public entry.
-    let c = dataflow::counts(&elf)?;
-    assert_eq!(c, lowered.counts(), "{name}");
     eprintln!(
-        "{name}: {} blocks, {} nodes, {} live values (at most {} per block), {} order edges; lowered in {:.1?}, functional {:.1?}, interpreted {:.1?} ({} vectors, {} thread-blocks, {} live-value reads, {} writes)",
-        c.blocks, c.nodes, c.live_values, c.max_block_live_values, c.order_edges, lowering, simt, interpreted, run.vectors, run.thread_blocks, run.live_value_reads, run.live_value_writes
+        "{name}: run: functional {simt:.1?}, interpreted {interpreted:.1?} ({} vectors, {} thread-blocks, {} live-value reads, {} writes)",
+        run.vectors, run.thread_blocks, run.live_value_reads, run.live_value_writes
     );
     Ok(())
 }
