@@ -23,8 +23,8 @@
 //! each thread's private stack) is the functional run's, instruction semantics are the
 //! SIMT core's ([`Thread::step`]), so the results are the same bytes.
 use super::graph::{BlockId, Coordinate, NodeKind, Program, Terminator};
-use crate::core::functional::{self, Launch, ThreadMemory};
-use crate::core::image::Image;
+use crate::core::functional::{self, is_private, Launch, ThreadMemory};
+use crate::core::image::{Image, SharedPlace};
 use crate::core::isa::Inst;
 use crate::core::thread::{Effect, Fault, Memory, Thread, ThreadEnv};
 use std::collections::BinaryHeap;
@@ -51,6 +51,38 @@ pub struct Interpretation {
     pub live_value_writes: u64,
 }
 
+/// Where a memory access went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Device memory (through the L1).
+    Global,
+    /// The thread's private stack.
+    Private,
+    /// Its CTA's shared memory (`WEFT_SHARED`).
+    Shared,
+}
+
+/// One memory access of a thread in a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The load or store node.
+    pub node: usize,
+    pub addr: u32,
+    pub store: bool,
+    pub place: Place,
+}
+
+/// A block execution as the timing sees it, handed to [`run_observed`]'s observer after
+/// the block has run for its whole vector.
+#[derive(Debug, Default)]
+pub struct VectorRun {
+    pub block: BlockId,
+    /// The vector's threads (global thread indices), in the order they ran.
+    pub tids: Vec<u32>,
+    /// Per thread (as `tids`), its memory accesses in evaluation order.
+    pub accesses: Vec<Vec<Access>>,
+}
+
 /// The value of instruction `inst` (at `pc`) on operands `args` (its registers' values,
 /// in [`Inst::registers`] order): the register it writes, 0 for a store, 1 or 0 for a
 /// conditional branch taken or not. Executed by the SIMT core's own [`Thread::step`].
@@ -61,6 +93,17 @@ pub fn evaluate(
     mem: &mut dyn Memory,
     env: &ThreadEnv,
 ) -> Result<u32, Fault> {
+    evaluate_effect(inst, pc, args, mem, env).map(|(v, _)| v)
+}
+
+/// [`evaluate`], with the instruction's effect (a memory access's address).
+fn evaluate_effect(
+    inst: &Inst,
+    pc: u32,
+    args: &[u32],
+    mem: &mut dyn Memory,
+    env: &ThreadEnv,
+) -> Result<(u32, Effect), Fault> {
     let mut t = Thread::new(pc);
     let regs = inst.registers();
     for (&r, &v) in regs.reads.iter().flatten().zip(args) {
@@ -70,12 +113,13 @@ pub fn evaluate(
         }
     }
     let effect = t.step(inst, mem, env)?;
-    Ok(match (effect, regs.write) {
+    let value = match (effect, regs.write) {
         (Effect::Branch { taken }, _) => u32::from(taken),
         (_, Some(w @ 0..=31)) => t.x[w as usize],
         (_, Some(w)) => t.f[w as usize - 32],
         (_, None) => 0,
-    })
+    };
+    Ok((value, effect))
 }
 
 /// Each block's evaluation order: ready nodes, latest in program order first.
@@ -133,6 +177,23 @@ pub fn run(
     in_flight: u32,
     limit: u64,
 ) -> Result<Interpretation, String> {
+    run_observed(lowered, kernel, launch, in_flight, limit, None)
+}
+
+/// Receives every block execution, after it ran (the VGIW engine times it).
+pub type Observer<'a> = &'a mut dyn FnMut(&VectorRun) -> Result<(), String>;
+
+/// [`run`], handing every block execution (its threads and their memory accesses) to
+/// `observer`; an error from the observer stops the run with it. A new wave starts when
+/// the previous one has ended, so the observer sees the tiles one after the other.
+pub fn run_observed(
+    lowered: &Program,
+    kernel: functional::Program,
+    launch: Launch,
+    in_flight: u32,
+    limit: u64,
+    mut observer: Option<Observer>,
+) -> Result<Interpretation, String> {
     let functional::Program { mut image, code } = kernel;
     functional::run_setup(&code, &mut image, launch, limit)?;
     let orders = evaluation_orders(lowered);
@@ -147,6 +208,7 @@ pub fn run(
     let ctas = launch.threads / launch.cta;
     let per_wave = (in_flight / launch.cta).max(1);
     let mut values: Vec<u32> = vec![];
+    let mut observed = VectorRun::default();
     for first_cta in (0..ctas).step_by(per_wave as usize) {
         let wave: Vec<u32> = (first_cta..ctas.min(first_cta + per_wave)).collect();
         let mut threads: Vec<ThreadState> = wave
@@ -168,9 +230,22 @@ pub fn run(
             let mut vector = std::mem::take(&mut vectors[b]);
             vector.sort_unstable();
             result.vectors += 1;
-            for t in vector {
+            let record = observer.is_some();
+            if record {
+                observed.block = b;
+                observed.tids.clear();
+                observed.accesses.resize_with(vector.len(), Vec::new);
+            }
+            for (k, t) in vector.into_iter().enumerate() {
                 let cta = (threads[t].env.ctaid - first_cta) as usize;
                 in_vectors[cta] -= 1;
+                let accesses = if record {
+                    observed.tids.push(threads[t].env.tid);
+                    observed.accesses[k].clear();
+                    Some(&mut observed.accesses[k])
+                } else {
+                    None
+                };
                 let next = run_block(
                     lowered,
                     &orders[b],
@@ -179,6 +254,7 @@ pub fn run(
                     &mut result,
                     &mut values,
                     limit,
+                    accesses,
                 )?;
                 match next {
                     Next::Block(n) => {
@@ -192,6 +268,10 @@ pub fn run(
                         result.image.shared.exited(env.ctaid, env.cta_size);
                     }
                 }
+            }
+            if let Some(observe) = observer.as_mut() {
+                observed.accesses.truncate(observed.tids.len());
+                observe(&observed)?;
             }
             // A CTA none of whose live threads is in a vector passes its barrier.
             for cta in 0..wave.len() {
@@ -207,7 +287,8 @@ pub fn run(
     Ok(result)
 }
 
-/// Runs block `b` for one thread.
+/// Runs block `b` for one thread; records its memory accesses in `accesses` if given.
+#[allow(clippy::too_many_arguments)]
 fn run_block(
     lowered: &Program,
     order: &[usize],
@@ -216,6 +297,7 @@ fn run_block(
     result: &mut Interpretation,
     values: &mut Vec<u32>,
     limit: u64,
+    mut accesses: Option<&mut Vec<Access>>,
 ) -> Result<Next, String> {
     let block = &lowered.blocks[b];
     if result.node_evaluations + block.nodes.len() as u64 > limit {
@@ -252,8 +334,26 @@ fn run_block(
             NodeKind::Inst { ref inst, pc } => {
                 args.clear();
                 args.extend(node.args.iter().map(|&a| values[a]));
-                evaluate(inst, pc, &args, &mut memory, &env)
-                    .map_err(|f| format!("thread {}: {f} (in block {b})", env.tid))?
+                let (value, effect) = evaluate_effect(inst, pc, &args, &mut memory, &env)
+                    .map_err(|f| format!("thread {}: {f} (in block {b})", env.tid))?;
+                if let (Some(list), Effect::Load { addr, size } | Effect::Store { addr, size }) =
+                    (accesses.as_mut(), effect)
+                {
+                    let place = if is_private(addr) {
+                        Place::Private
+                    } else if memory.image.shared.place(addr, size) != SharedPlace::Outside {
+                        Place::Shared
+                    } else {
+                        Place::Global
+                    };
+                    list.push(Access {
+                        node: i,
+                        addr,
+                        store: matches!(effect, Effect::Store { .. }),
+                        place,
+                    });
+                }
+                value
             }
         };
     }

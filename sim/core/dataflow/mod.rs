@@ -5,7 +5,10 @@
 //! - [`graph`]: the lowered program (blocks, nodes, live values, terminators);
 //! - [`lower`]: ELF to program (inlining, blocks, IDs, constants, liveness, memory order);
 //! - [`interpret`]: the functional run of a lowered program over a launch, the oracle
-//!   whose dumps equal the SIMT functional run's.
+//!   whose dumps equal the SIMT functional run's;
+//! - [`engine`]: the paper-scale VGIW engine that times the interpreter's block
+//!   executions on a fabric of units by class (`weft run --machine vgiw`).
+pub mod engine;
 pub mod graph;
 pub mod interpret;
 pub mod lower;
