@@ -827,7 +827,7 @@ fn run_reports_the_core_statistics_and_takes_machine_keys() {
     for (args, want) in [
         (vec!["--set", "frobs=1"], "unknown machine key `frobs`"),
         (vec!["--set", "warps=0"], "warps = 0"),
-        (vec!["--machine", "fermi"], "no machine preset `fermi`"),
+        (vec!["--machine", "kepler"], "no machine preset `kepler`"),
         (vec!["--machine", bad.to_str().unwrap()], "wraps"),
         (vec!["--max-cycles", "100"], "stopped at cycle 100"),
         (

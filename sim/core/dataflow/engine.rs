@@ -15,7 +15,9 @@
 //!   reconfigures). The control vector table holds a tile of `vgiw_tile` threads (whole
 //!   CTAs, at least one); tiles run one after the other.
 //! - **Reconfiguration**: `vgiw_reconfig` cycles before a block runs, unless the fabric
-//!   already holds it (a loop of one block runs again without reconfiguring).
+//!   already holds it (a loop of one block runs again without reconfiguring). Each
+//!   iteration of such a loop is still a vector of its own that drains before the next
+//!   (the RTL's scheduler streams returning threads into the running block instead).
 //! - **Replicas**: a block needs per replica one FPU-ALU unit per ALU, multiply, FPU and
 //!   branch-compare node, one special compute unit per divide, remainder, float divide
 //!   and square root, one load/store unit per load and store, one split/join unit per
