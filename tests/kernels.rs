@@ -311,6 +311,10 @@ fn assert_timed_matches_functional(
             stats.thread_instructions, run.thread_instructions,
             "{name} with {sets:?}: the timed run executes what the functional run does"
         );
+        assert_eq!(
+            stats.memory_thread_instructions, run.memory_thread_instructions,
+            "{name} with {sets:?}: the timed run's loads and stores are the functional run's"
+        );
     }
 }
 
@@ -876,6 +880,10 @@ fn dom_workloads_match_the_native_run_blocking_and_diverging_on_miss() {
             );
             assert_eq!(
                 stats.thread_instructions, run.thread_instructions,
+                "{name} {sets:?}"
+            );
+            assert_eq!(
+                stats.memory_thread_instructions, run.memory_thread_instructions,
                 "{name} {sets:?}"
             );
         }
