@@ -55,6 +55,33 @@ pub const INPUTS: [(&str, &str, &str); 6] = [
     ("gf", "2 048 x 128 pixels", "2 048 x 2 048 pixels"),
 ];
 
+/// Why a kernel's thread instructions per memory op differ from Table 3's, from its code:
+/// (kernel, the reason). The paper counted its native applications' instructions by hand
+/// (§7.1); weft counts what the RV32 listing executes.
+pub const PER_OP: [(&str, &str); 6] = [
+    (
+        "nl",
+        "a neighbour's x, y, z are three 4-byte loads (HOOMD reads one float4) and each list entry a store",
+    ),
+    (
+        "lj",
+        "a neighbour's x, y, z are three 4-byte loads (HOOMD reads one float4), beside its index",
+    ),
+    (
+        "sa",
+        "a suffix-array binary search: a byte of the query and one of the genome per compared base",
+    ),
+    (
+        "rt",
+        "a BVH node's six bounds are six 4-byte loads, and the traversal stack is in private memory (a push and a pop per node)",
+    ),
+    ("km", "a feature load per subtraction and multiply-add"),
+    (
+        "gf",
+        "nine byte loads per pixel as written (the 3x3 window is reloaded, not slid in registers)",
+    ),
+];
+
 /// "1 warp", "4 warps".
 pub fn warps_text(n: u32) -> String {
     format!("{n} warp{}", if n == 1 { "" } else { "s" })
