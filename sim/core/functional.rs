@@ -91,37 +91,40 @@ impl Program {
     /// reconvergence point; calls through registers and indirect jumps other than the
     /// return are refused with their address.
     pub fn cfg(&self) -> Result<Cfg, String> {
-        cfg::analyse(self.image.kernel, |pc| {
-            let inst = self.fetch(pc)?;
-            let target = pc.wrapping_add(inst.imm as u32);
-            // `call` and `tail` as the linker leaves them: `auipc r, hi` then
-            // `jalr rd, lo(r)`, a pc-relative target known before the run.
-            let paired = (inst.op == Op::Jalr && inst.rs1 != 0)
-                .then(|| self.fetch(pc.wrapping_sub(4)).ok())
-                .flatten()
-                .filter(|prev| prev.op == Op::Auipc && prev.rd == inst.rs1)
-                .map(|prev| {
-                    pc.wrapping_sub(4)
-                        .wrapping_add(prev.imm as u32)
-                        .wrapping_add(inst.imm as u32)
-                });
-            Ok(match (inst.op, paired) {
-                (Op::Jal, _) if inst.rd == 0 => Flow::Jump { target },
-                (Op::Jal, _) if inst.rd == 1 => Flow::Call { target },
-                (Op::Jalr, Some(target)) if inst.rd == 0 => Flow::Jump { target },
-                (Op::Jalr, Some(target)) if inst.rd == 1 => Flow::Call { target },
-                (Op::Jalr, None) if inst.rd == 0 && inst.rs1 == 1 && inst.imm == 0 => {
-                    Flow::Return
-                }
-                (Op::Jal | Op::Jalr, _) => {
-                    return Err(format!(
-                        "`{}` at {pc:#x}: a jump the model cannot follow (only direct calls and jumps, `auipc`+`jalr` pairs, and the return)",
-                        inst.mnemonic()
-                    ))
-                }
-                _ if inst.is_branch() => Flow::Branch { taken: target },
-                _ => Flow::Next,
-            })
+        cfg::analyse(self.image.kernel, |pc| self.flow(pc))
+    }
+
+    /// How the instruction at `pc` passes control on: direct jumps and calls, `auipc` +
+    /// `jalr` pairs (`call` and `tail` as the linker leaves them), the return
+    /// (`jalr x0, 0(ra)`); any other jump is refused with its address.
+    pub fn flow(&self, pc: u32) -> Result<Flow, String> {
+        let inst = self.fetch(pc)?;
+        let target = pc.wrapping_add(inst.imm as u32);
+        // `call` and `tail` as the linker leaves them: `auipc r, hi` then
+        // `jalr rd, lo(r)`, a pc-relative target known before the run.
+        let paired = (inst.op == Op::Jalr && inst.rs1 != 0)
+            .then(|| self.fetch(pc.wrapping_sub(4)).ok())
+            .flatten()
+            .filter(|prev| prev.op == Op::Auipc && prev.rd == inst.rs1)
+            .map(|prev| {
+                pc.wrapping_sub(4)
+                    .wrapping_add(prev.imm as u32)
+                    .wrapping_add(inst.imm as u32)
+            });
+        Ok(match (inst.op, paired) {
+            (Op::Jal, _) if inst.rd == 0 => Flow::Jump { target },
+            (Op::Jal, _) if inst.rd == 1 => Flow::Call { target },
+            (Op::Jalr, Some(target)) if inst.rd == 0 => Flow::Jump { target },
+            (Op::Jalr, Some(target)) if inst.rd == 1 => Flow::Call { target },
+            (Op::Jalr, None) if inst.rd == 0 && inst.rs1 == 1 && inst.imm == 0 => Flow::Return,
+            (Op::Jal | Op::Jalr, _) => {
+                return Err(format!(
+                    "`{}` at {pc:#x}: a jump the model cannot follow (only direct calls and jumps, `auipc`+`jalr` pairs, and the return)",
+                    inst.mnemonic()
+                ))
+            }
+            _ if inst.is_branch() => Flow::Branch { taken: target },
+            _ => Flow::Next,
         })
     }
 
