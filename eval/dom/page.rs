@@ -231,12 +231,12 @@ impl DomPage<'_> {
                     w.to_string(),
                     format!("{:.2} / {}", self.instructions_per_memory_op(w), per_op),
                     format!(
-                        "{:.1} / {:.1}",
+                        "{:.2} / {:.2}",
                         self.runs.get(&one, w).ipc,
                         paper::core_ipc(minst.0)
                     ),
                     format!(
-                        "{:.1} / {:.1}",
+                        "{:.2} / {:.2}",
                         self.runs.get(&sixteen, w).ipc,
                         paper::core_ipc(minst.1)
                     ),
