@@ -41,9 +41,10 @@ fn adaptive(warps: u32) -> Point {
     Point::Adaptive { warps, l2: false }
 }
 
-/// Of `slips`, the one whose `score` is highest (the smaller of equal ones).
-pub fn best_slip(slips: &[u32], score: impl Fn(u32) -> Option<f64>) -> Option<(u32, f64)> {
-    slips.iter().filter_map(|&s| score(s).map(|x| (s, x))).fold(
+/// Of `keys` (max-slips, warp counts), the one whose `score` is highest (the smaller of
+/// equal ones).
+pub fn best_of(keys: &[u32], score: impl Fn(u32) -> Option<f64>) -> Option<(u32, f64)> {
+    keys.iter().filter_map(|&s| score(s).map(|x| (s, x))).fold(
         None,
         |best: Option<(u32, f64)>, (s, x)| match best {
             Some((bs, b)) if b > x || (b == x && bs < s) => best,
@@ -335,9 +336,9 @@ impl DomPage<'_> {
     fn fixed(&self, warps: u32) -> Option<((u32, f64), f64)> {
         let over =
             |slip: u32, w: &str| self.over(&Point::Fixed { warps, slip }, &blocking(warps), w);
-        let one = best_slip(&SLIPS, |slip| self.mean(|w| over(slip, w)))?;
+        let one = best_of(&SLIPS, |slip| self.mean(|w| over(slip, w)))?;
         let mix = self.mean(|w| {
-            best_slip(&SLIPS, |slip| Some(over(slip, w)))
+            best_of(&SLIPS, |slip| Some(over(slip, w)))
                 .expect("a slip")
                 .1
         })?;
@@ -370,7 +371,7 @@ impl DomPage<'_> {
             .map(|w| {
                 let mut row = vec![w.to_string()];
                 row.extend(WARPS.iter().map(|&n| {
-                    best_slip(&SLIPS, |slip| {
+                    best_of(&SLIPS, |slip| {
                         Some(self.over(&Point::Fixed { warps: n, slip }, &blocking(n), w))
                     })
                     .map_or("n/a".into(), |(s, x)| format!("{s} ({x:.2}x)"))
@@ -829,16 +830,7 @@ impl DomPage<'_> {
         let l2b = |n| Point::Blocking { warps: n, l2: true };
         let l2a = |n| Point::Adaptive { warps: n, l2: true };
         let sixteen = self.mean(|w| self.over(&l2b(16), &l2b(1), w));
-        let peak = WARPS
-            .iter()
-            .filter_map(|&n| {
-                self.mean(|w| self.over(&l2a(n), &l2b(1), w))
-                    .map(|x| (n, x))
-            })
-            .fold(None, |b: Option<(u32, f64)>, (n, x)| match b {
-                Some((_, y)) if y >= x => b,
-                _ => Some((n, x)),
-            });
+        let peak = best_of(&WARPS, |n| self.mean(|w| self.over(&l2a(n), &l2b(1), w)));
         let mut items = vec![];
         let gain = self.mean(|w| self.over(&l2b(1), &blocking(1), w));
         if let (Some(gain), Some(&(_, paper))) = (gain, paper::L2_GAIN.first()) {
@@ -1137,7 +1129,7 @@ mod tests {
     }
 
     #[test]
-    fn the_best_slip_is_the_highest_score_and_the_smaller_of_equal_ones() {
+    fn the_best_key_is_the_highest_score_and_the_smaller_of_equal_ones() {
         let score = |s: u32| {
             Some(match s {
                 1 => 1.0,
@@ -1146,9 +1138,9 @@ mod tests {
                 _ => 2.0,
             })
         };
-        assert_eq!(best_slip(&[1, 4, 8, 16], score), Some((4, 3.0)));
-        assert_eq!(best_slip(&[16, 4], score), Some((4, 3.0)));
-        assert_eq!(best_slip(&[1, 2], |_| None), None);
+        assert_eq!(best_of(&[1, 4, 8, 16], score), Some((4, 3.0)));
+        assert_eq!(best_of(&[16, 4], score), Some((4, 3.0)));
+        assert_eq!(best_of(&[1, 2], |_| None), None);
     }
 
     #[test]
