@@ -284,6 +284,15 @@ pub struct FunctionalRun {
     pub image: Image,
     /// Instructions the kernel's threads executed (`weft_setup` excluded).
     pub thread_instructions: u64,
+    /// Of them, loads and stores.
+    pub memory_thread_instructions: u64,
+}
+
+/// What the threads of a run executed so far: instructions, of them loads and stores.
+#[derive(Default)]
+struct Executed {
+    instructions: u64,
+    memory: u64,
 }
 
 /// How one thread's turn ended.
@@ -299,14 +308,14 @@ fn turn(
     thread: &mut Thread,
     memory: &mut ThreadMemory,
     env: &ThreadEnv,
-    executed: &mut u64,
+    executed: &mut Executed,
     limit: u64,
 ) -> Result<Turn, String> {
     loop {
         if thread.pc == EXIT_PC {
             return Ok(Turn::Exited);
         }
-        if *executed >= limit {
+        if executed.instructions >= limit {
             return Err(format!(
                 "stopped after {limit} thread instructions (thread {} at {:#x}); raise the limit if the kernel is meant to run longer",
                 env.tid, thread.pc
@@ -316,7 +325,10 @@ fn turn(
         let effect = thread
             .step(inst, memory, env)
             .map_err(|f| format!("thread {}: {f}", env.tid))?;
-        *executed += 1;
+        executed.instructions += 1;
+        if inst.is_load() || inst.is_store() {
+            executed.memory += 1;
+        }
         match effect {
             Effect::Barrier => return Ok(Turn::AtBarrier),
             Effect::Exit => return Ok(Turn::Exited),
@@ -342,7 +354,7 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
         &mut thread,
         &mut memory,
         &launch.env(0),
-        &mut 0,
+        &mut Executed::default(),
         limit,
     );
     match turned.map_err(|e| format!("weft_setup: {e}"))? {
@@ -358,7 +370,7 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
 pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun, String> {
     let Program { mut image, code } = program;
     run_setup(&code, &mut image, launch, limit)?;
-    let mut executed = 0;
+    let mut executed = Executed::default();
     for cta in 0..launch.threads / launch.cta {
         let first = cta * launch.cta;
         let mut threads: Vec<Thread> = (0..launch.cta)
@@ -397,6 +409,7 @@ pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun
     }
     Ok(FunctionalRun {
         image,
-        thread_instructions: executed,
+        thread_instructions: executed.instructions,
+        memory_thread_instructions: executed.memory,
     })
 }

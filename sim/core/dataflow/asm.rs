@@ -102,7 +102,6 @@ pub fn barrier() -> u32 {
 }
 pub const ECALL: u32 = 0x73;
 pub const TID: u32 = 0xcc0;
-pub const NTID: u32 = 0xcc1;
 
 /// `words` at [`CODE`] (`weft_kernel`), a zeroed data area `data` at [`DATA`].
 pub fn image(words: &[u32]) -> Image {
