@@ -1690,3 +1690,11 @@ fn diverge_on_miss_without_slip_or_partial_misses_is_blocking_cycle_for_cycle() 
         assert_eq!(counts(&blocking), counts(&dom), "{name} {sets:?}");
     }
 }
+
+/// The VGIW paper's Rodinia kernels (`kernels/vgiw/`) match their oracle on the baseline.
+#[test]
+fn vgiw_workloads_match_their_oracle_on_the_baseline() {
+    let names = workloads("vgiw");
+    assert!(!names.is_empty());
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
+}
