@@ -4,7 +4,7 @@
 //! and so the native run's (tests/kernels.rs checks the functional run against it). A
 //! kernel the lowering refuses is listed below with the reason it must give.
 mod common;
-use common::{all_kernels, ROOT};
+use common::{all_kernels, KERNEL_FOLDERS, ROOT};
 use std::path::Path;
 use std::time::Instant;
 use weft_sim::core::dataflow::graph::{NodeKind, Program as Lowered, Terminator};
@@ -271,6 +271,25 @@ fn capri_kernels_interpret_to_the_functional_runs_bytes() {
 #[test]
 fn dom_kernels_interpret_to_the_functional_runs_bytes() {
     check_folder("dom");
+}
+
+#[test]
+fn vgiw_kernels_interpret_to_the_functional_runs_bytes() {
+    check_folder("vgiw");
+}
+
+/// Each folder of `kernels/` has its test above: a new folder must be added there and
+/// to `KERNEL_FOLDERS`, or this fails.
+#[test]
+fn every_kernel_folder_is_checked() {
+    let mut folders: Vec<String> = all_kernels()
+        .iter()
+        .map(|k| k.split('/').next().unwrap().to_string())
+        .collect();
+    folders.dedup();
+    let mut known: Vec<String> = KERNEL_FOLDERS.iter().map(|f| f.to_string()).collect();
+    known.sort();
+    assert_eq!(folders, known);
 }
 
 /// The check above can fail on a real kernel: micro/cta_sum (a CTA reduction through

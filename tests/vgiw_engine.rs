@@ -101,6 +101,11 @@ fn dom_kernels_on_vgiw_leave_the_functional_runs_bytes() {
     check_folder("dom");
 }
 
+#[test]
+fn vgiw_kernels_on_vgiw_leave_the_functional_runs_bytes() {
+    check_folder("vgiw");
+}
+
 /// micro/chase: one thread, each load's address the previous load's value, every step
 /// a new line: the steps are serial, so adding D cycles to every DRAM access (row hit
 /// and row conflict alike) adds D cycles per DRAM access, the final write-back of the

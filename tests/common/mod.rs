@@ -38,6 +38,11 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The folders of `kernels/` (besides `include/`): the per-folder tests of
+/// tests/lowering.rs and tests/vgiw_engine.rs name each, and
+/// `every_kernel_folder_is_checked` fails when a folder is added without them.
+pub const KERNEL_FOLDERS: [&str; 5] = ["micro", "lwm", "capri", "dom", "vgiw"];
+
 /// Every kernel of every folder under `kernels/` (`include/` is the header), as
 /// `folder/stem`, sorted (the capri variants that `#include` another kernel are kernels of
 /// their own).
