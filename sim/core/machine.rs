@@ -141,6 +141,7 @@ pub struct Machine {
     pub vgiw_special_latency: u32,
     pub vgiw_replica_threads: u32,
     pub vgiw_tile: u32,
+    pub vgiw_cvt_bits: u32,
     pub lvc_kb: u32,
     pub lvc_latency: u32,
 }
@@ -290,7 +291,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "vgiw_tile",
-        "vgiw: threads the control vector table holds (a tile: whole CTAs, at least one); tiles run one after the other",
+        "vgiw: threads in a tile (whole CTAs, at least one; tiles run one after the other); 0: the VGIW paper's rule, vgiw_cvt_bits over the kernel's basic blocks",
+    ),
+    (
+        "vgiw_cvt_bits",
+        "vgiw: bits of the control vector table (one per thread per basic block); sets the tile when vgiw_tile = 0",
     ),
     (
         "lvc_kb",
@@ -386,7 +391,8 @@ impl Machine {
             vgiw_alu_latency: 4,
             vgiw_special_latency: 10,
             vgiw_replica_threads: 64,
-            vgiw_tile: 1024,
+            vgiw_tile: 0,
+            vgiw_cvt_bits: 32 * 1024,
             lvc_kb: 64,
             lvc_latency: 4,
         }
@@ -565,8 +571,9 @@ impl Machine {
     /// Chosen here (not in the paper): the L1 hit latency of `fermi` (the same memory
     /// pipeline); 4 cycles per FPU-ALU node (a 3-cycle operation and a 1-cycle hop), 10
     /// per special node (weft's RTL divide tile's 9 cycles and a hop); 64 threads in
-    /// flight per replica; tiles of 1024 threads (the live value cache then holds 16
-    /// live values of a tile); 4-cycle live value cache hits.
+    /// flight per replica; 4-cycle live value cache hits; a control vector table of
+    /// 32 x 1024 bits (weft's `cvt` block at 32 blocks of 1024 threads), so tiles follow
+    /// the paper's §3.2 rule: 32 768 / blocks threads (32 768 for one block, 1 024 for 32).
     pub fn vgiw() -> Machine {
         Machine {
             timing: Timing::Vgiw,
@@ -801,7 +808,7 @@ impl Machine {
             ("vgiw_alu_latency", self.vgiw_alu_latency),
             ("vgiw_special_latency", self.vgiw_special_latency),
             ("vgiw_replica_threads", self.vgiw_replica_threads),
-            ("vgiw_tile", self.vgiw_tile),
+            ("vgiw_cvt_bits", self.vgiw_cvt_bits),
             ("lvc_kb", self.lvc_kb),
             ("lvc_latency", self.lvc_latency),
         ] {

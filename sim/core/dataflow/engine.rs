@@ -12,8 +12,10 @@
 //!   thread vector is not empty runs next, for the whole vector; threads that reach a
 //!   block while it runs wait for its next turn. A block execution starts when the
 //!   previous one has drained (the scheduler waits for the fabric to empty before it
-//!   reconfigures). The control vector table holds a tile of `vgiw_tile` threads (whole
-//!   CTAs, at least one); tiles run one after the other.
+//!   reconfigures). The control vector table holds a tile of threads (whole CTAs, at
+//!   least one); tiles run one after the other. The tile is `vgiw_tile` threads, or
+//!   with `vgiw_tile = 0` the paper's rule (§3.2): the table's bits over the kernel's
+//!   blocks, `vgiw_cvt_bits / blocks`.
 //! - **Reconfiguration**: `vgiw_reconfig` cycles before a block runs, unless the fabric
 //!   already holds it (a loop of one block runs again without reconfiguring). Each
 //!   iteration of such a loop is still a vector of its own that drains before the next
@@ -218,6 +220,8 @@ pub struct Stats {
     /// Blocks executed, summed over threads.
     pub thread_blocks: u64,
     pub tiles: u64,
+    /// Threads per tile (`vgiw_tile` or the paper's rule), before whole CTAs.
+    pub tile: u32,
     pub reconfigurations: u64,
     pub reconfiguration_cycles: u64,
     /// The most replicas a block execution had, and replicas summed over block
@@ -262,7 +266,10 @@ impl Stats {
             ),
             ("block executions", self.block_executions.to_string()),
             ("thread-blocks", self.thread_blocks.to_string()),
-            ("tiles", self.tiles.to_string()),
+            (
+                "tiles (threads each)",
+                format!("{} ({})", self.tiles, self.tile),
+            ),
             (
                 "reconfigurations (cycles)",
                 format!(
@@ -325,6 +332,17 @@ impl Stats {
             ),
         ]
     }
+}
+
+/// Threads per tile on machine `m` for a kernel of `blocks` basic blocks: `vgiw_tile`,
+/// or with 0 the VGIW paper's §3.2 rule, the control vector table's bits over the
+/// blocks (at least one thread; the launch rounds it to whole CTAs).
+pub fn tile(m: &Machine, blocks: usize) -> u32 {
+    if m.vgiw_tile > 0 {
+        return m.vgiw_tile;
+    }
+    let blocks = u32::try_from(blocks.max(1)).unwrap_or(u32::MAX);
+    (m.vgiw_cvt_bits / blocks).max(1)
 }
 
 /// A timed VGIW run's result.
@@ -409,6 +427,8 @@ struct Engine<'a> {
     /// When each L1 bank takes its next access.
     bank_free: Vec<u64>,
     configured: Option<usize>,
+    /// Threads per tile (before rounding to whole CTAs).
+    tile: u32,
     now: u64,
     stats: Stats,
     /// Per class, operations executed.
@@ -620,7 +640,7 @@ impl Engine<'_> {
                 let reg = t.live_in[i].expect("a live-value node reads one");
                 let tid = v.run.tids[k];
                 self.stats.lvc_reads += 1;
-                let line = lvc_line(reg, tid, self.m.vgiw_tile.div_ceil(32));
+                let line = lvc_line(reg, tid, self.tile.div_ceil(32));
                 let mut latency = u64::from(self.m.lvc_latency);
                 if !self.lvc.touch(line) {
                     self.stats.lvc_read_misses += 1;
@@ -680,7 +700,7 @@ impl Engine<'_> {
             for w in 0..t.writes.len() {
                 let reg = self.blocks[v.run.block].writes[w];
                 self.stats.lvc_writes += 1;
-                let line = lvc_line(reg, tid, self.m.vgiw_tile.div_ceil(32));
+                let line = lvc_line(reg, tid, self.tile.div_ceil(32));
                 if !self.lvc.touch(line) && self.lvc.fill(line).is_some() {
                     self.stats.lvc_spills += 1;
                 }
@@ -779,6 +799,7 @@ pub fn run(
         ));
     }
     let lowered: Program = lower::lower(&program)?;
+    let tile = tile(machine, lowered.blocks.len());
     let mut one_core = machine.clone();
     one_core.cores = 1;
     let mut engine = Engine {
@@ -792,6 +813,7 @@ pub fn run(
         lvc: Cache::new(machine.lvc_kb, 4, 128),
         bank_free: vec![0; machine.l1_banks as usize],
         configured: None,
+        tile,
         now: 0,
         stats: Stats::default(),
         ops: [0; 6],
@@ -804,14 +826,8 @@ pub fn run(
         engine.stats.tiles += u64::from(run.block == 0);
         engine.block(run)
     };
-    let result = interpret::run_observed(
-        &lowered,
-        program,
-        launch,
-        machine.vgiw_tile,
-        limit,
-        Some(&mut observe),
-    )?;
+    let result =
+        interpret::run_observed(&lowered, program, launch, tile, limit, Some(&mut observe))?;
     // The kernel's end: dirty lines written back, every transfer done.
     let mut now = engine.now;
     engine.memory.flush(0, now);
@@ -824,6 +840,7 @@ pub fn run(
         engine.memory.advance(now, &mut vec![]);
     }
     let mut stats = engine.stats;
+    stats.tile = tile;
     stats.cycles = now;
     stats.ipc = stats.thread_instructions as f64 / now.max(1) as f64;
     stats.l1 = engine.memory.l1_stats.clone();
@@ -847,6 +864,18 @@ mod tests {
     use super::*;
 
     const LIMIT: u64 = 10_000_000;
+
+    /// The tile: `vgiw_tile` when set, else the control vector table's bits over the
+    /// blocks (the paper's §3.2), never zero.
+    #[test]
+    fn the_tile_is_the_tables_bits_over_the_blocks_unless_set() {
+        let m = vgiw(&["vgiw_cvt_bits=32768"]);
+        assert_eq!(tile(&m, 1), 32768);
+        assert_eq!(tile(&m, 3), 10922);
+        assert_eq!(tile(&m, 32), 1024);
+        assert_eq!(tile(&vgiw(&["vgiw_cvt_bits=4"]), 8), 1);
+        assert_eq!(tile(&vgiw(&["vgiw_tile=256"]), 3), 256);
+    }
 
     fn vgiw(set: &[&str]) -> Machine {
         let mut m = Machine::vgiw();
