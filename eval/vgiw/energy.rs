@@ -767,6 +767,21 @@ mod tests {
             let v = engine::run(Program::new(w.image.clone()), w.launch, &vgiw_m, u64::MAX)
                 .unwrap()
                 .stats;
+            // The counters' identities on a real kernel.
+            assert_eq!(s.operations.total(), s.thread_instructions, "{name}");
+            assert_eq!(s.operations.memory, s.memory_thread_instructions, "{name}");
+            let (o, u) = (&v.operations, &v.unit_operations);
+            assert_eq!(o.alu + o.mul + o.fpu, u.alu, "{name}");
+            assert_eq!((o.sfu, o.memory), (u.special, u.load_store), "{name}");
+            assert_eq!(
+                (v.cvt_reads, v.cvt_writes),
+                (v.thread_blocks, v.thread_blocks)
+            );
+            assert_eq!(
+                v.token_reads,
+                u.alu + u.special + u.live_value + u.load_store,
+                "{name}"
+            );
             let (bs, bv) = (simt(&t, &s, &fermi), vgiw(&t, &v, &vgiw_m));
             let runs = Runs {
                 simt: (&s, &fermi),

@@ -623,6 +623,9 @@ impl Engine<'_> {
                         self.access(&mut v, k, node, now, reserved)?
                     }
                     Event::End(k) => {
+                        // The terminator sets the thread's bit (a block without nodes
+                        // too).
+                        self.stats.cvt_writes += 1;
                         v.end = v.end.max(now);
                         let next = k + in_flight;
                         if next < n {
@@ -758,7 +761,6 @@ impl Engine<'_> {
         let t = &self.blocks[v.run.block];
         let tid = v.run.tids[k];
         let mut end = v.last[k];
-        self.stats.cvt_writes += 1;
         if !t.writes.is_empty() {
             end += 1;
             for w in 0..t.writes.len() {
@@ -1122,6 +1124,25 @@ mod tests {
         assert_eq!(s.token_writes, threads * (edges + triggers) as u64);
         assert_eq!(s.operations.memory, 2 * threads);
         assert_eq!(s.operations.alu, 3 * threads);
+        assert_event_identities(&s);
+    }
+
+    #[test]
+    fn every_thread_block_clears_and_sets_its_control_vector_bit_even_in_an_empty_block() {
+        // Odd threads branch straight to the return, a block with no node.
+        let words = [
+            csrr(A0, TID),
+            andi(A1, A0, 1),
+            branch(1, A1, ZERO, CODE + 8, CODE + 16),
+            addi(A2, A0, 1),
+            ret(),
+        ];
+        let lowered = lower::lower(&functional::Program::new(image(&words))).unwrap();
+        assert!(
+            lowered.blocks.iter().any(|b| b.nodes.is_empty()),
+            "{lowered:?}"
+        );
+        let s = time(&words, &vgiw(&[]), 64, 64);
         assert_event_identities(&s);
     }
 
