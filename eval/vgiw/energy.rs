@@ -14,8 +14,8 @@
 //! The energies are the table of `energy.toml` ([`Table::published`]): one entry per
 //! event class ([`CLASSES`]) in pJ at its source's node, its source, and whether the
 //! figure was checked; one rule scales every on-chip figure to 40 nm. Dynamic energy
-//! only: static power and clocking are not charged (the paper's figures include them;
-//! the faster machine gains there too).
+//! only: static power and the clock tree are not charged, so a slower run pays nothing
+//! for its extra cycles (GPUWattch, which the paper extends, models both).
 //!
 //! Energy efficiency is work over energy; both machines run the same kernel over the
 //! same launch, so VGIW's efficiency over the SIMT core's is the SIMT energy over the
