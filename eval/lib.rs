@@ -22,6 +22,7 @@ pub mod lwm;
 pub mod measure;
 pub mod page;
 pub mod sweep;
+pub mod vgiw;
 pub mod workload;
 pub mod workloads;
 

@@ -66,6 +66,7 @@ use crate::core::image::Image;
 use crate::core::isa::Unit;
 use crate::core::machine::{Machine, Timing};
 use crate::core::memory::{Cache, CacheStats, DramStats, MemorySystem, Probe};
+use crate::core::simt::stats::Operations;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -247,6 +248,30 @@ pub struct Stats {
     /// Operations per class of unit (per thread; two CVU operations per thread-block:
     /// its initiation and termination).
     pub unit_operations: PerClass<u64>,
+    /// Thread operations by the instruction's unit class, as the SIMT core counts them
+    /// ([`Operations`]), counted when a node fires: the FPU-ALU units' operations split
+    /// into integer ALU (`ctaid` and the branch compare included), multiply and FPU;
+    /// the special units' are `sfu`, the load/store units' `memory`.
+    pub operations: Operations,
+    /// Token-buffer writes: one per operand (or memory-order) token delivered to a node
+    /// on a unit from a node on a unit, per thread; one per node on a unit none of whose
+    /// inputs comes from a unit (the initiator's thread token triggers it: constants and
+    /// `tid` are immediates in the configuration); one per live-value write (the value
+    /// reaching its live value unit).
+    pub token_writes: u64,
+    /// Token-buffer reads: one per node firing on a unit (FPU-ALU, special, load/store,
+    /// live value read) and per live-value write, per thread (its operands read at once).
+    pub token_reads: u64,
+    /// Interconnect switch hops: assumed one per token delivered (the engine does not
+    /// place or route; the paper's folded hypercube gives one-cycle hops and every
+    /// delivery takes at least one), so equal to `token_writes`.
+    pub switch_hops: u64,
+    /// Control vector table reads: one per thread-block, the thread's bit read and
+    /// cleared when its initiator injects it.
+    pub cvt_reads: u64,
+    /// Control vector table writes: one per thread-block, the bit its terminator sets
+    /// when the thread ends the block (for its next block, or its exit).
+    pub cvt_writes: u64,
     /// Each class's operations over its units times the cycles.
     pub unit_utilisation: PerClass<f64>,
 }
@@ -364,6 +389,11 @@ struct Timed {
     live_in: Vec<Option<u8>>,
     writes: Vec<u8>,
     operations: u64,
+    /// Per node on a unit, none of whose inputs comes from a unit: the initiator's
+    /// thread token triggers it.
+    triggered: Vec<bool>,
+    /// Per node, the unit class its operation counts in ([`Stats::operations`]).
+    op_unit: Vec<Option<Unit>>,
 }
 
 impl Timed {
@@ -386,6 +416,30 @@ impl Timed {
                 _ => 0,
             })
             .collect();
+        let triggered = block
+            .nodes
+            .iter()
+            .zip(&class)
+            .map(|(node, c)| {
+                c.is_some()
+                    && node
+                        .args
+                        .iter()
+                        .chain(&node.after)
+                        .all(|&a| class[a].is_none())
+            })
+            .collect();
+        let op_unit = block
+            .nodes
+            .iter()
+            .zip(&class)
+            .map(|(node, c)| match (&node.kind, c) {
+                (_, None) => None,
+                (NodeKind::Inst { inst, .. }, Some(_)) => Some(inst.unit()),
+                (NodeKind::Coordinate(_), Some(_)) => Some(Unit::Alu),
+                _ => None,
+            })
+            .collect();
         Timed {
             shape: Shape::new(block, m),
             class,
@@ -402,6 +456,8 @@ impl Timed {
                 .collect(),
             writes: block.writes.iter().map(|w| w.0).collect(),
             operations: block.nodes.iter().filter(|x| x.is_operation()).count() as u64,
+            triggered,
+            op_unit,
         }
     }
 }
@@ -587,6 +643,9 @@ impl Engine<'_> {
                         self.access(&mut v, k, node, now, reserved)?
                     }
                     Event::End(k) => {
+                        // The terminator sets the thread's bit (a block without nodes
+                        // too).
+                        self.stats.cvt_writes += 1;
                         v.end = v.end.max(now);
                         let next = k + in_flight;
                         if next < n {
@@ -617,14 +676,34 @@ impl Engine<'_> {
             v.waiting[base + i] = t.inputs[i];
         }
         v.last[k] = now;
+        self.stats.cvt_reads += 1;
         if v.nodes == 0 {
             v.events.push(Reverse((now, Event::End(k))));
             return;
         }
         for i in 0..v.nodes {
             if self.blocks[v.run.block].inputs[i] == 0 {
+                self.fire(v.run.block, i);
                 self.start_node(v, k, i, now);
             }
+        }
+    }
+
+    /// Node `node` of block `block` fires (its inputs are in) for one thread: the token
+    /// buffer's read, the initiator's token when no input comes from a unit, and its
+    /// operation.
+    fn fire(&mut self, block: usize, node: usize) {
+        let t = &self.blocks[block];
+        if t.class[node].is_none() {
+            return;
+        }
+        self.stats.token_reads += 1;
+        if t.triggered[node] {
+            self.stats.token_writes += 1;
+            self.stats.switch_hops += 1;
+        }
+        if let Some(unit) = t.op_unit[node] {
+            self.stats.operations.add(unit, 1);
         }
     }
 
@@ -671,7 +750,14 @@ impl Engine<'_> {
             for &u in &users {
                 v.ready[base + u] = v.ready[base + u].max(at);
                 v.waiting[base + u] -= 1;
+                let t = &self.blocks[v.run.block];
+                if t.class[i].is_some() && t.class[u].is_some() {
+                    // A token from a unit to a unit: into the user's buffer, over a hop.
+                    self.stats.token_writes += 1;
+                    self.stats.switch_hops += 1;
+                }
                 if v.waiting[base + u] == 0 {
+                    self.fire(v.run.block, u);
                     let ready = v.ready[base + u];
                     let t = &self.blocks[v.run.block];
                     match t.class[u] {
@@ -700,6 +786,10 @@ impl Engine<'_> {
             for w in 0..t.writes.len() {
                 let reg = self.blocks[v.run.block].writes[w];
                 self.stats.lvc_writes += 1;
+                // The value reaches its live value unit, which fires.
+                self.stats.token_writes += 1;
+                self.stats.token_reads += 1;
+                self.stats.switch_hops += 1;
                 let line = lvc_line(reg, tid, self.tile.div_ceil(32));
                 if !self.lvc.touch(line) && self.lvc.fill(line).is_some() {
                     self.stats.lvc_spills += 1;
@@ -968,6 +1058,121 @@ mod tests {
         // cache hit (the lines block 0 wrote) and an add.
         let slots = threads / 8 - 1;
         assert_eq!(s.cycles, (34 + slots + 4 + 1) + (34 + slots + 4 + 4));
+    }
+
+    /// The energy model's events against the classes' operation counts (counted per
+    /// block execution, not per firing) and the thread-blocks.
+    fn assert_event_identities(s: &Stats) {
+        let u = &s.unit_operations;
+        let o = &s.operations;
+        assert_eq!(o.alu + o.mul + o.fpu, u.alu, "FPU-ALU operations");
+        assert_eq!(o.sfu, u.special, "special operations");
+        assert_eq!(o.memory, u.load_store, "load/store operations");
+        // Every node on a unit fires once per thread, and every live-value write.
+        assert_eq!(
+            s.token_reads,
+            u.alu + u.special + u.live_value + u.load_store
+        );
+        assert_eq!(s.lvc_reads + s.lvc_writes, u.live_value);
+        assert_eq!(
+            (s.cvt_reads, s.cvt_writes),
+            (s.thread_blocks, s.thread_blocks)
+        );
+        assert_eq!(s.switch_hops, s.token_writes);
+        assert!(s.token_writes >= s.token_reads, "a firing has a token");
+    }
+
+    #[test]
+    fn tokens_hops_and_control_vector_bits_are_counted_per_thread() {
+        // The two-block kernel: block 0 is `tid + 1` (the add triggered by the
+        // initiator, `tid` an immediate) written as a live value; block 1 reads it
+        // (triggered) and adds 2 (its operand from the live value unit).
+        let words = [
+            csrr(A0, TID),
+            addi(A1, A0, 1),
+            barrier(),
+            addi(A2, A1, 2),
+            ret(),
+        ];
+        let threads = 256u64;
+        let s = time(&words, &vgiw(&[]), threads as u32, threads as u32);
+        // Per thread, by hand: block 0 two firings (the add, the live-value write) and
+        // two tokens (the trigger, the value to its unit); block 1 two firings (the
+        // live-value read, the add) and two tokens (the trigger, the value to the add).
+        assert_eq!(s.token_reads, 4 * threads);
+        assert_eq!(s.token_writes, 4 * threads);
+        assert_eq!(s.switch_hops, 4 * threads);
+        assert_eq!((s.cvt_reads, s.cvt_writes), (2 * threads, 2 * threads));
+        assert_eq!(s.operations.alu, 2 * threads);
+        assert_event_identities(&s);
+    }
+
+    #[test]
+    fn operand_tokens_come_from_units_only_and_memory_order_edges_carry_one() {
+        // tid*4 + data: the shift triggered, the add's operand from the shift (the data
+        // address is an immediate); a load, then a store to the same word ordered after
+        // it (a memory-order token besides its address and data operands).
+        let words = [
+            csrr(A0, TID),
+            slli(T0, A0, 2),
+            lui(A4, DATA >> 12),
+            add(T0, T0, A4),
+            lw(A1, T0, 0),
+            addi(A1, A1, 3),
+            sw(A1, T0, 0),
+            ret(),
+        ];
+        let threads = 64u64;
+        let s = time(&words, &vgiw(&[]), threads as u32, threads as u32);
+        let lowered = lower::lower(&functional::Program::new(image(&words))).unwrap();
+        let block = &lowered.blocks[0];
+        // Hand count from the graph: each operand or order edge between nodes on
+        // units, plus one trigger per node on a unit with no such input.
+        let class: Vec<_> = (0..block.nodes.len()).map(|i| class_of(block, i)).collect();
+        let mut edges = 0;
+        let mut triggers = 0;
+        let mut fired = 0;
+        for (i, n) in block.nodes.iter().enumerate() {
+            if class[i].is_none() {
+                continue;
+            }
+            fired += 1;
+            let from_units = n
+                .args
+                .iter()
+                .chain(&n.after)
+                .filter(|&&a| class[a].is_some())
+                .count();
+            edges += from_units;
+            triggers += usize::from(from_units == 0);
+        }
+        // slli (trigger), add (from slli), lw (from add), addi (from lw), sw (address
+        // from add, data from addi, order from lw).
+        assert_eq!((fired, edges, triggers), (5, 6, 1));
+        assert_eq!(s.token_reads, threads * fired as u64);
+        assert_eq!(s.token_writes, threads * (edges + triggers) as u64);
+        assert_eq!(s.operations.memory, 2 * threads);
+        assert_eq!(s.operations.alu, 3 * threads);
+        assert_event_identities(&s);
+    }
+
+    #[test]
+    fn every_thread_block_clears_and_sets_its_control_vector_bit_even_in_an_empty_block() {
+        // Odd threads branch straight to the return, a block with no node.
+        let words = [
+            csrr(A0, TID),
+            andi(A1, A0, 1),
+            branch(1, A1, ZERO, CODE + 8, CODE + 16),
+            addi(A2, A0, 1),
+            ret(),
+        ];
+        let lowered = lower::lower(&functional::Program::new(image(&words))).unwrap();
+        assert!(
+            lowered.blocks.iter().any(|b| b.nodes.is_empty()),
+            "{lowered:?}"
+        );
+        let s = time(&words, &vgiw(&[]), 64, 64);
+        assert_event_identities(&s);
     }
 
     #[test]

@@ -436,6 +436,15 @@ impl Core {
         let active = self.executed.active;
         sh.counts.thread_instructions += u64::from(active);
         sh.counts.warp_instructions += self.groups.len() as u64;
+        // The energy model's events: each warp instruction reads its source registers
+        // and writes its destination once, warp-wide; each thread does one operation.
+        let regs = step.inst.registers();
+        let warp_instructions = self.groups.len() as u64;
+        sh.counts.register_reads += warp_instructions * regs.reads.iter().flatten().count() as u64;
+        sh.counts.register_writes += warp_instructions * u64::from(regs.write.is_some());
+        sh.counts
+            .operations
+            .add(step.inst.unit(), u64::from(active));
         // Time them.
         let timed = self.time(w, now, &step, sh);
         self.busy_until = timed.issue_free;
