@@ -107,7 +107,7 @@ pub fn translate(
             lowered.blocks.len()
         ));
     }
-    if image.base % 4 != 0 || image.end() > u64::from(LV_BASE) {
+    if !image.base.is_multiple_of(4) || image.end() > u64::from(LV_BASE) {
         return Err(format!(
             "the image spans {:#x}..{:#x}: the RTL's data memory takes word-aligned images below the live value space at {LV_BASE:#x}",
             image.base,
@@ -185,6 +185,9 @@ impl Units {
             && self.divide * replicas <= DIVIDE_UNITS
     }
 }
+
+/// Whether a graph node is of a unit class.
+type IsClass = fn(&NodeKind) -> bool;
 
 /// A lowered node's value in the graph being built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -794,7 +797,7 @@ impl<'a> Translator<'a> {
     /// Refuses a graph that needs more units of a class than the fabric has, naming the
     /// first node past the limit.
     fn check_units(&self) -> Result<(), String> {
-        let classes: [(&str, usize, fn(&NodeKind) -> bool); 4] = [
+        let classes: [(&str, usize, IsClass); 4] = [
             ("compute", COMPUTE_UNITS, |k| {
                 matches!(k, NodeKind::Compute { .. })
             }),
