@@ -1184,6 +1184,16 @@ mod tests {
             stack.contains(&format!("stack access at {:#x}", STACK_TOP - 4)),
             "{stack}"
         );
+        // A store to a fixed address inside the CTA-shared section.
+        let mut img = image(&[csrr(A0, TID), lui(A1, 2), sw(A0, A1, 8), ret()]);
+        img.shared.range = (DATA, DATA + 0x100);
+        let launch = Launch::new(4, 4).unwrap();
+        let shared = build(functional::Program::new(img), launch, LIMIT).unwrap_err();
+        assert!(shared.starts_with("`sw` at 0x1008"), "{shared}");
+        assert!(
+            shared.contains(&format!("CTA-shared memory at {:#x}", DATA + 8)),
+            "{shared}"
+        );
         let barrier = refusal(&[csrr(A0, TID), barrier(), sw(A0, A0, 0), ret()], 4);
         assert!(
             barrier.contains("block 0 ends with a barrier (`csrw 0x8c0` at 0x1004)"),
