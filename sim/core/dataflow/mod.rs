@@ -12,6 +12,7 @@ pub mod engine;
 pub mod graph;
 pub mod interpret;
 pub mod lower;
+pub mod rtl;
 
 use crate::core::functional::Program;
 use crate::core::image::Image;
