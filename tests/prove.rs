@@ -4,7 +4,7 @@
 mod common;
 use common::{scratch, text, weft};
 use std::path::{Path, PathBuf};
-use weft_flow::prove::{properties, Outcome};
+use weft_flow::prove::{is_invariant, properties, Outcome};
 use weft_testbenches::{formal, presets};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -34,14 +34,20 @@ fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf, Vec<Str
 
 /// Every property of a preset proved by induction (the base case from reset and the
 /// planted bugs' search to 20 cycles), and every property failing, with a
-/// counterexample trace, on a bug planted for it.
+/// counterexample trace, on a bug planted for it. The convention: a block's invariants
+/// are properties of their own (`p_inv_*`); a property other than an invariant is
+/// checked alone on its planted Verilog, where every invariant must still hold to the
+/// same depth, so the bug is caught by the property's own clause, not by a broken
+/// invariant.
 fn proved_and_no_property_vacuous(name: &str) {
     let depth = 20;
     let (p, file, dir, names) = proved(name, depth);
     let verilog = std::fs::read_to_string(&file).unwrap();
     let caught = formal::planted(&p, &verilog, depth, &dir).unwrap();
-    for (property, proof) in &caught {
-        match &proof.outcome {
+    let has_invariants = names.iter().any(|n| is_invariant(n));
+    for c in &caught {
+        let property = &c.property;
+        match &c.proof.outcome {
             Outcome::Failed { cycle, vcd, .. } => {
                 assert!(*cycle >= 2, "{property}: fails after the reset cycle");
                 let trace = std::fs::read_to_string(vcd).unwrap();
@@ -53,15 +59,67 @@ fn proved_and_no_property_vacuous(name: &str) {
             }
             _ => panic!(
                 "{name}: {property} missed its planted bug: {}",
-                proof.line()
+                c.proof.line()
             ),
+        }
+        assert_eq!(
+            c.invariants.is_some(),
+            has_invariants && !is_invariant(property),
+            "{name}: {property}: the invariants are checked on every other property's bug"
+        );
+        if let Some(inv) = &c.invariants {
+            assert!(
+                !matches!(inv.outcome, Outcome::Failed { .. }),
+                "{name}: {property}'s planted bug breaks an invariant, so it does not show \
+                 the property's own clause: {}",
+                inv.line()
+            );
         }
     }
     for n in &names {
         assert!(
-            caught.iter().any(|(p, _)| p == n),
+            caught.iter().any(|c| &c.property == n),
             "{name}: {n} has no planted bug"
         );
+    }
+}
+
+/// The convention's check can fail: the bugs these properties had before their
+/// invariants were split off are caught by the property, but through a broken invariant
+/// (row 0 never cleared breaks `p_inv_tied`; memory mode packing across rows breaks
+/// `p_inv_counted` alone, so the invariants' proof, named after `p_inv_tied`, keeps
+/// `p_inv_counted` asserted beside it).
+#[test]
+fn bugs_that_break_an_invariant_show_no_clause() {
+    let name = "sub_warp_unit_4x8";
+    let p = presets::find(name).unwrap();
+    let file = Path::new(ROOT).join(format!("verilog_out/{name}.v"));
+    let verilog = std::fs::read_to_string(&file).unwrap();
+    let bugs = [
+        (
+            "p_held_threads",
+            "held$0$d = held$0$q & ~pick_row$0;",
+            "held$0$d = held$0$q;",
+        ),
+        (
+            "p_memory_one_row",
+            "compactor$one_row = held_mode$q == mode_memory;",
+            "compactor$one_row = 1'b0;",
+        ),
+    ];
+    let caught =
+        formal::planted_bugs(&p, &bugs, &verilog, 20, &scratch("broken-invariants")).unwrap();
+    assert_eq!(caught.len(), 2);
+    for c in &caught {
+        assert!(
+            formal::failed(&c.proof),
+            "{}: {}",
+            c.property,
+            c.proof.line()
+        );
+        let inv = c.invariants.as_ref().expect("the invariants are checked");
+        assert_eq!(inv.property, "p_inv_tied");
+        assert!(formal::failed(inv), "{}: {}", c.property, inv.line());
     }
 }
 

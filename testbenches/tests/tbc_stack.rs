@@ -310,15 +310,19 @@ fn umask_properties_are_proved_and_catch_their_planted_bugs() {
     }
     let verilog = std::fs::read_to_string(&file).unwrap();
     let caught = formal::planted(&p, &verilog, 20, &dir).unwrap();
-    for (property, proof) in &caught {
+    for c in &caught {
         assert!(
-            matches!(proof.outcome, Outcome::Failed { .. }),
-            "{property} missed its planted bug: {}",
-            proof.line()
+            matches!(c.proof.outcome, Outcome::Failed { .. }),
+            "{} missed its planted bug: {}",
+            c.property,
+            c.proof.line()
         );
     }
     for n in &names {
-        assert!(caught.iter().any(|(p, _)| p == n), "{n} has no planted bug");
+        assert!(
+            caught.iter().any(|c| &c.property == n),
+            "{n} has no planted bug"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
