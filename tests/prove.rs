@@ -139,6 +139,14 @@ fn adequacy_evaluator_3x4_and_capri_decision_are_proved_and_catch_planted_bugs()
     proved_and_no_property_vacuous("capri_decision");
 }
 
+/// The TBC stack's update mask, bypass counts and depth rules (moved here from
+/// `testbenches/tests/tbc_stack.rs`: proved by induction, each property failing on its
+/// planted bug).
+#[test]
+fn tbc_stack_3x4_is_proved_and_every_property_catches_a_planted_bug() {
+    proved_and_no_property_vacuous("tbc_stack_3x4");
+}
+
 /// The CAPT's contract on its entries (read through `hierconn` wires): all seven
 /// properties proved by induction at length 1; those that need them carry the
 /// invariants of unique tags and of the LRU ages. About 5 minutes: the full tier.
