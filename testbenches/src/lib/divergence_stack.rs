@@ -55,7 +55,11 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize>
 /// base at its rpc (`tests/prove.rs` checks that the invariants still hold on it).
 const PLANTED: &[(&str, &str, &str)] = &[
     // A full stack takes one more push: a depth of DEPTH + 1.
-    ("p_inv_depth_bounded", "room_one = 1'b0;", "room_one = 1'b1;"),
+    (
+        "p_inv_depth_bounded",
+        "room_one = 1'b0;",
+        "room_one = 1'b1;",
+    ),
     // `init` gives the base entry its own PC as rpc.
     (
         "p_inv_base_rpc",
@@ -113,11 +117,7 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "entry_mask$1$d = top_mask;",
     ),
     // A branch that overflows does not set `overflow`.
-    (
-        "p_overflow",
-        "overflowed$d = 1'b1;",
-        "overflowed$d = 1'b0;",
-    ),
+    ("p_overflow", "overflowed$d = 1'b1;", "overflowed$d = 1'b0;"),
     // An advance takes the fall-through PC, not next_pc.
     (
         "p_pc_update",
