@@ -43,7 +43,11 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
 /// texts, `slip_controller_2w`), each caught by the property named.
 const PLANTED: &[(&str, &str, &str)] = &[
     // Warp 0's limit also takes the lanes whose counter is odd, below the max-slip.
-    ("p_limit_is_ge", "limit$0$d = ge;", "limit$0$d = ge | row$0;"),
+    (
+        "p_limit_is_ge",
+        "limit$0$d = ge;",
+        "limit$0$d = ge | row$0;",
+    ),
     // `forbid` looks at the executed threads instead of the considered ones.
     (
         "p_forbid_at_limit",
