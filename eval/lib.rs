@@ -7,13 +7,14 @@
 //! folder. The shared parts are written once: discovering and compiling the workloads
 //! ([`workload`]), the fan-out over points x workloads with its progress lines and the
 //! same-thread-instructions check ([`sweep`]), what a run measured ([`measure`]), the
-//! page's tables, data and charts ([`page`]) and the cost rows from the report
-//! ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
+//! page's tables, data and charts ([`page`]), the decisions of its comparisons with the
+//! paper ([`compare`]) and the cost rows from the report ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
 //!
 //! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6), [`capri`]
 //! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5).
 
 pub mod capri;
+pub mod compare;
 pub mod cost;
 pub mod lwm;
 pub mod measure;

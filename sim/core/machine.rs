@@ -20,6 +20,9 @@ pub enum Divergence {
     TbcPlus,
     /// TBC where a warp waits only if the CAPT predicts compaction pays (CAPRI).
     Capri,
+    /// PDOM with diverge on miss: a global load whose threads partly miss in the L1 lets
+    /// the threads that hit run on; the others wait and rejoin later (DoM §4).
+    Dom,
 }
 
 impl Divergence {
@@ -31,6 +34,7 @@ impl Divergence {
             Divergence::Tbc => "tbc",
             Divergence::TbcPlus => "tbc+",
             Divergence::Capri => "capri",
+            Divergence::Dom => "dom",
         }
     }
 }
@@ -85,6 +89,7 @@ pub struct Machine {
     pub l1_ways: u32,
     pub l1_line: u32,
     pub l1_latency: u32,
+    pub l1_ports: u32,
     pub l1_mshrs: u32,
     pub l1_mshr_merge: u32,
     pub l2_kb: u32,
@@ -99,6 +104,13 @@ pub struct Machine {
     pub dram_scheduler: DramScheduler,
     pub dram_gbps: f64,
     pub clock_mhz: f64,
+    pub dom_mdt_entries: u32,
+    pub dom_max_slip: u32,
+    pub dom_adaptive: bool,
+    pub dom_period: u32,
+    pub dom_idle_max: f64,
+    pub dom_bw_min: f64,
+    pub dom_stall_min: f64,
 }
 
 /// Every key with its meaning, in the order `weft run --list-keys` prints them.
@@ -121,7 +133,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("max_ctas", "CTAs resident per core at most; 0 = as many as the warp slots hold"),
     (
         "divergence",
-        "pdom (WPDOM: a divergence stack per warp), lwm (large warps with sub-warping), tbc (thread block compaction: a CTA-wide stack, every warp waits at every branch and jump for its CTA's others, then warps are formed anew), tbc+ (tbc without the wait at jumps and at branches proven uniform), capri (tbc where a diverged warp waits only if the CAPT predicts compaction pays)",
+        "pdom (WPDOM: a divergence stack per warp), lwm (large warps with sub-warping), tbc (thread block compaction: a CTA-wide stack, every warp waits at every branch and jump for its CTA's others, then warps are formed anew), tbc+ (tbc without the wait at jumps and at branches proven uniform), capri (tbc where a diverged warp waits only if the CAPT predicts compaction pays), dom (pdom with diverge on miss: the threads of a global load that hit in the L1 run on, the threads that miss wait and rejoin at the load's next execution once their lines are in)",
     ),
     ("lwm_memory_opt", "lwm: a global memory instruction issues one row per sub-warp"),
     ("lwm_jump_opt", "lwm: an unconditional jump issues as one sub-warp"),
@@ -156,6 +168,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("l1_ways", "L1 ways"),
     ("l1_line", "L1 line size in bytes (the coalescing unit)"),
     ("l1_latency", "L1 hit latency in cycles"),
+    (
+        "l1_ports",
+        "distinct lines the L1 looks up per cycle: a global memory instruction holds the issue slot ceil(lines / l1_ports) cycles (1: one line per cycle, the LWM paper's coalescer)",
+    ),
     ("l1_mshrs", "L1 miss status holding registers (distinct lines in flight)"),
     ("l1_mshr_merge", "requests merged into one MSHR at most"),
     ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
@@ -176,6 +192,31 @@ pub const KEYS: &[(&str, &str)] = &[
     ("dram_scheduler", "fcfs or fr-fcfs (row hits first)"),
     ("dram_gbps", "DRAM bandwidth in GB/s (10^9 bytes per second)"),
     ("clock_mhz", "core clock in MHz: turns dram_gbps into bytes per cycle"),
+    (
+        "dom_mdt_entries",
+        "dom: memory divergence table entries per warp (the DoM paper's M): loads, by PC, whose missing threads a warp may have waiting",
+    ),
+    (
+        "dom_max_slip",
+        "dom: the core's max-slip at the start, 0..=255 (how many divergent loads a thread may run ahead of its warp's slowest); 0 runs every load blocking",
+    ),
+    (
+        "dom_adaptive",
+        "dom: true moves max-slip by one at the end of each dom_period (the adaptive diff); false keeps dom_max_slip (fixed slip)",
+    ),
+    ("dom_period", "dom: the adaptive diff's sampling period in cycles"),
+    (
+        "dom_idle_max",
+        "dom: a period is ALU bound when at most this share of its cycles started no instruction",
+    ),
+    (
+        "dom_bw_min",
+        "dom: a period is bandwidth bound when the DRAM bus moved data in at least this share of its cycles",
+    ),
+    (
+        "dom_stall_min",
+        "dom: a period is latency bound when the core waited on memory in at least this share of its cycles",
+    ),
 ];
 
 impl Default for Machine {
@@ -222,6 +263,7 @@ impl Machine {
             l1_ways: 4,
             l1_line: 128,
             l1_latency: 1,
+            l1_ports: 1,
             l1_mshrs: 32,
             l1_mshr_merge: 32,
             l2_kb: 0,
@@ -236,6 +278,18 @@ impl Machine {
             dram_scheduler: DramScheduler::Fcfs,
             dram_gbps: 128.0,
             clock_mhz: 1500.0,
+            // Diverge on miss (divergence = dom): the DoM paper's Table 1 (M = 2) and
+            // the slip presets of its hardware (max-slip 8 after reset; 100 000-cycle
+            // periods, §5.2); the thresholds are not in the paper: 1% idle cycles is
+            // ALU bound, half the cycles moving data bandwidth bound, a quarter of them
+            // waiting on memory latency bound.
+            dom_mdt_entries: 2,
+            dom_max_slip: 8,
+            dom_adaptive: true,
+            dom_period: 100_000,
+            dom_idle_max: 0.01,
+            dom_bw_min: 0.5,
+            dom_stall_min: 0.25,
         }
     }
 
@@ -278,6 +332,7 @@ impl Machine {
             l1_ways: 8,
             l1_line: 64,
             l1_latency: 1,
+            l1_ports: 1,
             l1_mshrs: 32,
             l1_mshr_merge: 8,
             l2_kb: 1024,
@@ -292,17 +347,66 @@ impl Machine {
             dram_scheduler: DramScheduler::FrFcfs,
             dram_gbps: 102.4,
             clock_mhz: 325.0,
+            ..Machine::lwm()
+        }
+    }
+
+    /// The DoM paper's machine (its §7.1-7.2), baseline blocking (`divergence = pdom`;
+    /// `divergence = dom` turns diverge on miss on): one of its 32 cores, 32 lanes, one
+    /// warp (the eval sets `warps` = `fetch_group` = 1..16: plain round robin), a CPI of
+    /// one for every instruction (`pipeline_depth = 1`, SFU as wide as the lanes, no extra
+    /// latency), a 32 KB 4-way L1 with 32-byte lines, 500-cycle memory and the core's
+    /// fair share of the chip's 256 GB/s at 2 GHz (8 GB/s: 4 bytes per cycle, a line per
+    /// 8 cycles), outstanding misses not a limit.
+    ///
+    /// What the paper leaves open, chosen here: every line of a memory instruction
+    /// looked up in one cycle (`l1_ports = 32`: its simulator charges a memory
+    /// instruction one cycle, and its k-means runs at peak with one warp); 1-cycle L1
+    /// hits; memory as one bank whose every access takes 499 cycles plus the L1's 1
+    /// (the bus, not the bank, limits bandwidth); 1024 MSHRs merging 64 requests;
+    /// 128 stack entries (a divergent loop exit takes two); the optional L2 (§8.4,
+    /// `l2_kb = 256`) 16-way with 20-cycle hits.
+    pub fn dom() -> Machine {
+        Machine {
+            cores: 1,
+            warps: 1,
+            fetch_group: 1,
+            stack_entries: 128,
+            pipeline_depth: 1,
+            sfu_lanes: 32,
+            sfu_latency: 0,
+            l1_kb: 32,
+            l1_ways: 4,
+            l1_line: 32,
+            l1_latency: 1,
+            l1_ports: 32,
+            l1_mshrs: 1024,
+            l1_mshr_merge: 64,
+            l2_kb: 0,
+            l2_ways: 16,
+            l2_latency: 20,
+            dram_channels: 1,
+            dram_banks: 1,
+            dram_queue: 0,
+            dram_row_bytes: 2048,
+            dram_row_hit: 499,
+            dram_row_conflict: 499,
+            dram_scheduler: DramScheduler::Fcfs,
+            dram_gbps: 8.0,
+            clock_mhz: 2000.0,
+            ..Machine::lwm()
         }
     }
 
     /// The named presets.
-    pub const PRESETS: &'static [&'static str] = &["lwm", "capri"];
+    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "dom"];
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<Machine, String> {
         match name {
             "lwm" => Ok(Machine::lwm()),
             "capri" => Ok(Machine::capri()),
+            "dom" => Ok(Machine::dom()),
             _ => Err(format!(
                 "no machine preset `{name}` (presets: {}; or give a .toml file)",
                 Machine::PRESETS.join(", ")
@@ -380,6 +484,7 @@ impl Machine {
             ("l1_ways", self.l1_ways),
             ("l1_line", self.l1_line),
             ("l1_latency", self.l1_latency),
+            ("l1_ports", self.l1_ports),
             ("l1_mshrs", self.l1_mshrs),
             ("l1_mshr_merge", self.l1_mshr_merge),
             ("l2_ways", self.l2_ways),
@@ -471,6 +576,30 @@ impl Machine {
                 "dram_row_conflict = {} is shorter than dram_row_hit = {}",
                 self.dram_row_conflict, self.dram_row_hit
             ));
+        }
+        if self.dom_max_slip > 255 {
+            return Err(format!(
+                "dom_max_slip = {}: 0..=255 (the slip counters are 8 bits)",
+                self.dom_max_slip
+            ));
+        }
+        if !(1..=64).contains(&self.dom_mdt_entries) {
+            return Err(format!(
+                "dom_mdt_entries = {}: 1..=64",
+                self.dom_mdt_entries
+            ));
+        }
+        if self.dom_period == 0 {
+            return Err("dom_period = 0: must be at least 1".to_string());
+        }
+        for (key, v) in [
+            ("dom_idle_max", self.dom_idle_max),
+            ("dom_bw_min", self.dom_bw_min),
+            ("dom_stall_min", self.dom_stall_min),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("{key} = {v}: a share of the period, 0..=1"));
+            }
         }
         for (key, v) in [("dram_gbps", self.dram_gbps), ("clock_mhz", self.clock_mhz)] {
             if !(v.is_finite() && v > 0.0) {

@@ -377,6 +377,11 @@ impl MemorySystem {
         banks.chain(done).min()
     }
 
+    /// Bytes the DRAM has moved (reads and writes served so far).
+    pub fn dram_bytes(&self) -> u64 {
+        self.dram_stats.bytes
+    }
+
     /// Whether nothing is queued or in flight.
     pub fn idle(&self) -> bool {
         self.completions.is_empty()
@@ -385,8 +390,8 @@ impl MemorySystem {
     }
 
     /// Runs the banks up to cycle `now` and reports every read completed by then as
-    /// (core, waiting warp, cycle), in completion order.
-    pub fn advance(&mut self, now: u64, done: &mut Vec<(usize, u32, u64)>) {
+    /// (core, waiting warp, line, cycle), in completion order.
+    pub fn advance(&mut self, now: u64, done: &mut Vec<(usize, u32, u32, u64)>) {
         for b in 0..self.banks.len() {
             while let Some(t) = self.decision(&self.banks[b]) {
                 if t > now {
@@ -405,7 +410,7 @@ impl MemorySystem {
             };
             self.l1[core].fill(line);
             if let Some(m) = self.mshrs[core].remove(&line) {
-                done.extend(m.waiters.into_iter().map(|w| (core, w, t)));
+                done.extend(m.waiters.into_iter().map(|w| (core, w, line, t)));
             }
         }
     }
@@ -486,7 +491,7 @@ mod tests {
         let mut done = vec![];
         loop {
             mem.advance(now, &mut done);
-            if let Some(&(_, _, t)) = done.first() {
+            if let Some(&(_, _, _, t)) = done.first() {
                 return t;
             }
             now = mem.next_event().expect("something in flight");
@@ -583,7 +588,7 @@ mod tests {
             let t = mem.next_event().unwrap();
             mem.advance(t, &mut done);
         }
-        let times: Vec<u64> = done.iter().map(|d| d.2).collect();
+        let times: Vec<u64> = done.iter().map(|d| d.3).collect();
         // Every load completes (fewer than two would leave no spacing to check).
         assert_eq!(times.len(), 8, "{times:?}");
         for w in times.windows(2) {
@@ -597,7 +602,7 @@ mod tests {
             let t = mem.next_event().unwrap();
             mem.advance(t, &mut done);
         }
-        done.iter().map(|d| (d.1, d.2)).collect()
+        done.iter().map(|d| (d.1, d.3)).collect()
     }
 
     #[test]
