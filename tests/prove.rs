@@ -37,9 +37,9 @@ fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf, Vec<Str
 /// planted bugs' search to 20 cycles), and every property failing, with a
 /// counterexample trace, on a bug planted for it. The convention: a block's invariants
 /// are properties of their own (`p_inv_*`); a property other than an invariant is
-/// checked alone on its planted Verilog, where every invariant must still hold to the
-/// same depth, so the bug is caught by the property's own clause, not by a broken
-/// invariant.
+/// checked alone on its planted Verilog, where every invariant must still hold up to
+/// the cycle the property fails in, so the bug is caught by the property's own clause,
+/// not by a broken invariant.
 fn proved_and_no_property_vacuous(name: &str) {
     proved_and_no_property_vacuous_to(name, 20, 20, Invariants::Checked);
 }

@@ -134,17 +134,25 @@ pub fn planted_bugs(
             bug_dir,
             None,
         )?;
-        // Asserted together, the invariants are one proof, whichever one names it.
+        // Asserted together, the invariants are one proof, whichever one names it. They
+        // must hold in every state the property's counterexample can pass through: up
+        // to the cycle it fails in (the whole depth when it does not fail, which the test
+        // then reports). Deeper, a bug may break them in states the failure never needs,
+        // and the search would cost minutes per bug for nothing.
         let invariants = match invariant {
             Some(inv) if !prove::is_invariant(property) => {
                 let inv_dir = bug_dir.join("invariants");
+                let through = match proof.outcome {
+                    prove::Outcome::Failed { cycle, .. } => cycle.min(depth),
+                    _ => depth,
+                };
                 Some(prove::prove_one(
                     p.name,
                     file,
                     &h,
                     inv,
                     Keep::Invariants,
-                    depth,
+                    through,
                     &inv_dir,
                     None,
                 )?)
