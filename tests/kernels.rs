@@ -311,6 +311,10 @@ fn assert_timed_matches_functional(
             stats.thread_instructions, run.thread_instructions,
             "{name} with {sets:?}: the timed run executes what the functional run does"
         );
+        assert_eq!(
+            stats.memory_thread_instructions, run.memory_thread_instructions,
+            "{name} with {sets:?}: the timed run's loads and stores are the functional run's"
+        );
     }
 }
 
@@ -878,6 +882,10 @@ fn dom_workloads_match_the_native_run_blocking_and_diverging_on_miss() {
                 stats.thread_instructions, run.thread_instructions,
                 "{name} {sets:?}"
             );
+            assert_eq!(
+                stats.memory_thread_instructions, run.memory_thread_instructions,
+                "{name} {sets:?}"
+            );
         }
     });
 }
@@ -1409,7 +1417,7 @@ fn eval_names_a_missing_workload_and_the_studies() {
     let out = weft(&["eval", "nosuch"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
-        text(&out).contains("[possible values: lwm, capri]"),
+        text(&out).contains("[possible values: lwm, capri, dom]"),
         "{}",
         text(&out)
     );

@@ -55,6 +55,9 @@ pub struct Stats {
     pub private_accesses: u64,
     /// CTA-shared memory (`WEFT_SHARED`) accesses, in warp instructions.
     pub shared_accesses: u64,
+    /// Loads and stores (every space), in thread instructions: the DoM paper's Table 3
+    /// reads thread instructions per memory operation.
+    pub memory_thread_instructions: u64,
     pub l1: CacheStats,
     pub l2: CacheStats,
     pub dram: DramStats,
@@ -78,6 +81,7 @@ pub struct Counts {
     pub stalls: Stalls,
     pub private_accesses: u64,
     pub shared_accesses: u64,
+    pub memory_thread_instructions: u64,
     pub ctas_done: u32,
 }
 
@@ -119,6 +123,7 @@ impl Counts {
             stalls: self.stalls,
             private_accesses: self.private_accesses,
             shared_accesses: self.shared_accesses,
+            memory_thread_instructions: self.memory_thread_instructions,
             l1: memory.l1_stats.clone(),
             l2: memory.l2_stats.clone(),
             dram: memory.dram_stats.clone(),
@@ -341,6 +346,11 @@ impl Stats {
             "shared_accesses",
             "CTA-shared accesses",
             self.shared_accesses,
+        );
+        f.add_count(
+            "memory_thread_instructions",
+            "loads and stores (thread instructions)",
+            self.memory_thread_instructions,
         );
         cache!(f, self.l1, "l1", "L1");
         cache!(f, self.l2, "l2", "L2");

@@ -66,6 +66,7 @@ impl Core {
                     if shared {
                         c.shared_accesses += 1;
                     }
+                    c.memory_thread_instructions += u64::from(n);
                     histogram[n as usize] += 1;
                     if self.lines.is_empty() {
                         // On chip, no line: the slower of the private and shared
