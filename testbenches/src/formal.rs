@@ -6,7 +6,7 @@ use crate::presets::{Preset, Properties};
 use std::path::Path;
 use std::time::Duration;
 use weft_flow::jobs::parallel;
-use weft_flow::prove::{self, Harness, Keep, Outcome, Proof};
+use weft_flow::prove::{self, Harness, Keep, Outcome, Proof, Search};
 
 /// The preset's properties, or a message naming the presets that have some.
 pub fn properties(p: &Preset) -> Result<Properties, String> {
@@ -130,6 +130,7 @@ pub fn planted_bugs(
             &h,
             property,
             Keep::Alone,
+            Search::Induction,
             depth,
             bug_dir,
             None,
@@ -138,7 +139,8 @@ pub fn planted_bugs(
         // must hold in every state the property's counterexample can pass through: up
         // to the cycle it fails in (the whole depth when it does not fail, which the test
         // then reports). Deeper, a bug may break them in states the failure never needs,
-        // and the search would cost minutes per bug for nothing.
+        // and the search would cost minutes per bug for nothing; so is the induction
+        // (bounded model checking only).
         let invariants = match invariant {
             Some(inv) if !prove::is_invariant(property) => {
                 let inv_dir = bug_dir.join("invariants");
@@ -152,6 +154,7 @@ pub fn planted_bugs(
                     &h,
                     inv,
                     Keep::Invariants,
+                    Search::BaseOnly,
                     through,
                     &inv_dir,
                     None,
