@@ -135,6 +135,7 @@ pub fn properties(harness: &str) -> Vec<String> {
 }
 
 /// The Yosys script proving `property` of the harness against `verilog`.
+#[allow(clippy::too_many_arguments)]
 fn script(
     verilog: &Path,
     harness: &Path,
