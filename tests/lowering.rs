@@ -4,7 +4,7 @@
 //! and so the native run's (tests/kernels.rs checks the functional run against it). A
 //! kernel the lowering refuses is listed below with the reason it must give.
 mod common;
-use common::{all_kernels, KERNEL_FOLDERS, ROOT};
+use common::{all_kernels, first_difference, KERNEL_FOLDERS, ROOT};
 use std::path::Path;
 use std::time::Instant;
 use weft_sim::core::dataflow::graph::{NodeKind, Program as Lowered, Terminator};
@@ -72,16 +72,7 @@ fn check(name: &str) -> Result<(), String> {
             r.err()
         ),
     };
-    if let Some(at) =
-        (0..run.image.bytes.len()).find(|&i| run.image.bytes[i] != functional.image.bytes[i])
-    {
-        let addr = run.image.base + at as u32;
-        let symbol = run
-            .image
-            .symbols
-            .iter()
-            .find(|(_, s)| s.addr <= addr && addr < s.addr + s.size.max(1))
-            .map_or("?", |(n, _)| n.as_str());
+    if let Some((addr, symbol)) = first_difference(&run.image, &functional.image) {
         panic!("{name}: the interpreted image differs from the functional run's at {addr:#x} (`{symbol}`)");
     }
     eprintln!(

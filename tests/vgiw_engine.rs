@@ -4,7 +4,7 @@
 //! against the native one); a pointer chase pays the DRAM latency per step; the command
 //! line prints the engine's figures and dumps, and refuses bad input with a message.
 mod common;
-use common::{all_kernels, text, weft, ROOT};
+use common::{all_kernels, first_difference, text, weft, ROOT};
 use std::path::Path;
 use std::time::Instant;
 use weft_sim::core::dataflow::engine;
@@ -44,16 +44,7 @@ fn check(name: &str) -> Result<(), String> {
             ))
         }
     };
-    if let Some(at) =
-        (0..run.image.bytes.len()).find(|&i| run.image.bytes[i] != functional.image.bytes[i])
-    {
-        let addr = run.image.base + at as u32;
-        let symbol = run
-            .image
-            .symbols
-            .iter()
-            .find(|(_, s)| s.addr <= addr && addr < s.addr + s.size.max(1))
-            .map_or("?", |(n, _)| n.as_str());
+    if let Some((addr, symbol)) = first_difference(&run.image, &functional.image) {
         return Err(format!(
             "{name}: the VGIW image differs from the functional run's at {addr:#x} (`{symbol}`)"
         ));

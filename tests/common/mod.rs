@@ -83,3 +83,19 @@ pub fn kernel_source(name: &str) -> String {
     }
     all
 }
+
+/// The first byte where image `a` differs from `b` (same layout), as its address and the
+/// data symbol holding it (`?` outside every symbol).
+pub fn first_difference(
+    a: &weft_sim::core::image::Image,
+    b: &weft_sim::core::image::Image,
+) -> Option<(u32, String)> {
+    let at = (0..a.bytes.len()).find(|&i| a.bytes.get(i) != b.bytes.get(i))?;
+    let addr = a.base + at as u32;
+    let symbol = a
+        .symbols
+        .iter()
+        .find(|(_, s)| s.addr <= addr && addr < s.addr + s.size.max(1))
+        .map_or("?", |(n, _)| n.as_str());
+    Some((addr, symbol.to_string()))
+}
