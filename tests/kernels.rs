@@ -350,6 +350,20 @@ fn branches_calls_and_copies_match_the_native_run() {
     assert_matches_native("micro/control");
 }
 
+/// The micro-kernels written for the RTL VGIW core (testbenches/tests/vgiw_c_kernels.rs
+/// runs them there against the functional run checked here).
+#[test]
+fn rtl_micro_kernels_match_the_native_run() {
+    for name in [
+        "micro/rtl_saxpy",
+        "micro/rtl_diamond",
+        "micro/rtl_loop",
+        "micro/rtl_bounds",
+    ] {
+        assert_matches_native(name);
+    }
+}
+
 #[test]
 fn timing_micro_kernels_match_the_native_run() {
     for name in [
