@@ -7,18 +7,22 @@
 //! folder. The shared parts are written once: discovering and compiling the workloads
 //! ([`workload`]), the fan-out over points x workloads with its progress lines and the
 //! same-thread-instructions check ([`sweep`]), what a run measured ([`measure`]), the
-//! page's tables, data and charts ([`page`]) and the cost rows from the report
-//! ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
+//! page's tables, data and charts ([`page`]), the decisions of its comparisons with the
+//! paper ([`compare`]) and the cost rows from the report ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
 //!
 //! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6), [`capri`]
-//! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5).
+//! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5), [`dom`] (diverge on
+//! miss with fixed and adaptive slip, the DoM paper's §8).
 
 pub mod capri;
+pub mod compare;
 pub mod cost;
+pub mod dom;
 pub mod lwm;
 pub mod measure;
 pub mod page;
 pub mod sweep;
+pub mod vgiw;
 pub mod workload;
 pub mod workloads;
 
@@ -39,6 +43,10 @@ pub const STUDIES: &[(&str, &str)] = &[
     (
         capri::NAME,
         "Thread block compaction, TBC+ and CAPRI (CAPRI paper §4-5)",
+    ),
+    (
+        dom::NAME,
+        "Diverge on miss with fixed and adaptive slip, 1-16 warps, with and without an L2 (DoM paper §8)",
     ),
 ];
 
@@ -106,6 +114,7 @@ pub fn run_named(name: &str, options: &Options, log: &(dyn Fn(&str) + Sync)) -> 
     match name {
         lwm::NAME => run(&lwm::Lwm::new(), options, log),
         capri::NAME => run(&capri::Capri::new(), options, log),
+        dom::NAME => run(&dom::Dom::new(), options, log),
         _ => Err(unknown(name)),
     }
 }
@@ -125,6 +134,7 @@ pub fn render_recorded(name: &str, dir: &std::path::Path) -> Result<Vec<(String,
     match name {
         lwm::NAME => render(&lwm::Lwm::new(), dir),
         capri::NAME => render(&capri::Capri::new(), dir),
+        dom::NAME => render(&dom::Dom::new(), dir),
         _ => Err(unknown(name)),
     }
 }

@@ -22,6 +22,16 @@ pub fn pct(x: f64) -> String {
     format!("{:+.1}%", 100.0 * (x - 1.0))
 }
 
+/// A ratio as a signed percentage change, "n/a" without one.
+pub fn change(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), pct)
+}
+
+/// The arithmetic mean of `xs` (`None` when empty).
+pub fn arithmetic(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
 /// A Markdown table.
 pub fn table(header: &[String], rows: &[Vec<String>]) -> String {
     let mut s = format!(

@@ -310,6 +310,33 @@ pub(crate) mod tests {
         }
     }
 
+    /// A study's runs built by hand on `workloads`: every point of `study` at IPC 1 and
+    /// 1000 cycles on each workload unless `listed` gives its IPCs (the baseline's stay 1
+    /// unless listed, so an IPC is the normalised IPC), labelled as the page labels them.
+    pub(crate) fn hand_runs<S: crate::Study>(
+        study: &S,
+        workloads: &[&str],
+        listed: &[(S::Point, &[f64])],
+    ) -> Runs<S::Point> {
+        let ones = vec![1.0; workloads.len()];
+        let ipc: Vec<(S::Point, &[f64])> = study
+            .points()
+            .into_iter()
+            .map(|p| {
+                let given = listed.iter().find(|(q, _)| *q == p);
+                (p, given.map_or(&ones[..], |(_, x)| *x))
+            })
+            .collect();
+        let mut runs = runs_of(workloads, study.baseline(), &ipc);
+        for (p, point) in runs.points.iter_mut() {
+            point.label = study.label(p);
+            for m in point.runs.values_mut() {
+                m.cycles = 1000;
+            }
+        }
+        runs
+    }
+
     #[test]
     fn mean_and_geomean_of_normalised_ipc() {
         // Baseline IPC 2 and 4; point 1 runs at 4 and 2: normalised 2 and 0.5.

@@ -3,9 +3,10 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use weft_flow::gtkwave::{self, Show};
+use weft_sim::core::dataflow::engine;
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
-use weft_sim::core::machine::{Machine, KEYS};
+use weft_sim::core::machine::{Machine, Timing, KEYS};
 use weft_sim::core::simt::divergence::DivergenceStats;
 use weft_sim::core::simt::{self, Options, Stats};
 use weft_sim::core::trace::{Groups, Radix, Trace, VcdTrace, WarpState};
@@ -95,8 +96,16 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     let start = Instant::now();
     let in_kernel = |e: String| format!("{}: {e}", kernel.display());
     let program = Program::new(image);
+    let mut vgiw = None;
     let (image, stats) = if args.functional {
         let r = functional::run(program, launch, args.max_instructions).map_err(in_kernel)?;
+        (r.image, None)
+    } else if machine.timing == Timing::Vgiw {
+        if args.vcd.is_some() {
+            return Err("--vcd records the SIMT core; the VGIW engine has no waveform".into());
+        }
+        let r = engine::run(program, launch, &machine, args.max_instructions).map_err(in_kernel)?;
+        vgiw = Some((r.stats, r.seconds));
         (r.image, None)
     } else {
         let mut progress = |cycle: u64, instructions: u64, done: u32, ctas: u32| {
@@ -143,6 +152,61 @@ pub fn run(args: RunArgs) -> Result<(), String> {
             })
         })
         .collect::<Result<_, _>>()?;
+    if let Some((s, timed)) = &vgiw {
+        if args.json {
+            let mut out = serde_json::json!({
+                "kernel": kernel.display().to_string(),
+                "threads": launch.threads,
+                "cta": launch.cta,
+                "timing": "vgiw",
+                "machine": serde_json::to_value(&machine).map_err(|e| e.to_string())?,
+                "seconds": seconds,
+                "timed_seconds": timed,
+                // The engine has no warps: no warp instructions, no SIMD lanes.
+                "warp_instructions": null,
+                "simd_utilisation": null,
+            });
+            let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
+            out.as_object_mut()
+                .expect("an object")
+                .extend(value.as_object().expect("stats are an object").clone());
+            out["dumps"] = dumps
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+            println!("{out}");
+        } else {
+            println!(
+                "{}: {} threads in CTAs of {}",
+                kernel.display(),
+                launch.threads,
+                launch.cta
+            );
+            let m = &machine;
+            println!(
+                "machine {}: VGIW engine, units ALU {} SCU {} LVU {} LDST {} SJU {} CVU {}, reconfiguration {} cycles",
+                args.machine,
+                m.vgiw_alu_units,
+                m.vgiw_special_units,
+                m.vgiw_lv_units,
+                m.vgiw_ldst_units,
+                m.vgiw_split_join_units,
+                m.vgiw_cvus,
+                m.vgiw_reconfig
+            );
+            for (label, value) in s.lines() {
+                println!("{label:45} {value}");
+            }
+            println!(
+                "simulated in {seconds:.2} s, the timed part (after weft_setup) in {timed:.2} s"
+            );
+            for (name, hex) in dumps {
+                println!("{name} {hex}");
+            }
+        }
+        return Ok(());
+    }
     if args.json {
         print_json(kernel, launch, &machine, stats.as_ref(), &dumps, seconds)
     } else {

@@ -50,8 +50,8 @@ fn native_symbols(name: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Machines that change when threads run, never what they compute: scheduling, warp
-/// width and count, large warps, cores, caches, MSHRs, DRAM order and the SFU. Each
-/// holds a CTA of 1024 threads.
+/// width and count, large warps, cores, caches, MSHRs, DRAM order, the SFU and diverge on
+/// miss. Each holds a CTA of 1024 threads.
 const VARIANTS: &[&[&str]] = &[
     &[],
     &["fetch_group=8"],
@@ -86,6 +86,26 @@ const VARIANTS: &[&[&str]] = &[
         "fetch_group=4",
         "scoreboard=true",
     ],
+    DOM_FIXED,
+    DOM_ADAPTIVE,
+];
+
+/// Diverge on miss on a small L1 (threads of a warp hit and miss apart): a fixed slip,
+/// and the adaptive diff over short periods with one MDT entry.
+const DOM_FIXED: &[&str] = &[
+    "divergence=dom",
+    "l1_kb=1",
+    "l1_ways=2",
+    "l1_line=32",
+    "dom_adaptive=false",
+    "dom_max_slip=4",
+];
+const DOM_ADAPTIVE: &[&str] = &[
+    "divergence=dom",
+    "l1_kb=2",
+    "l1_line=32",
+    "dom_mdt_entries=1",
+    "dom_period=300",
 ];
 
 /// The LWM paper's best machine: 4 large warps of 256 threads, fetch groups of 2, on a
@@ -132,10 +152,28 @@ fn timed_launch(
     two_level_always: bool,
     cta: Option<u32>,
 ) -> (Image, Stats) {
+    run_on(machine(sets), name, sets, trace, two_level_always, cta)
+}
+
+/// `name` timed on the `dom` preset with `sets`.
+fn timed_dom(name: &str, sets: &[&str]) -> (Image, Stats) {
+    let mut m = Machine::dom();
+    m.set_all(sets).unwrap();
+    run_on(m, name, sets, None, false, None)
+}
+
+/// `name` timed on machine `m` (`sets` names it in messages).
+fn run_on(
+    m: Machine,
+    name: &str,
+    sets: &[&str],
+    trace: Option<&mut (dyn Trace + 'static)>,
+    two_level_always: bool,
+    cta: Option<u32>,
+) -> (Image, Stats) {
     let image = device_image(name);
     let (threads, own) = image.launch.expect("WEFT_LAUNCH");
     let cta = cta.unwrap_or(own);
-    let m = machine(sets);
     let mut quiet = |_, _, _, _| {};
     let options = Options {
         max_cycles: 1 << 40,
@@ -159,7 +197,7 @@ fn timed_launch(
 fn jump_opt_threads(s: &Stats) -> u64 {
     match &s.divergence {
         DivergenceStats::Lwm(lwm) => lwm.jump_opt_threads,
-        DivergenceStats::Pdom | DivergenceStats::Tbc(_) => 0,
+        DivergenceStats::Pdom | DivergenceStats::Tbc(_) | DivergenceStats::Dom(_) => 0,
     }
 }
 
@@ -214,6 +252,16 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
         "{at}: {}",
         s.dram_bandwidth_used
     );
+    if let DivergenceStats::Dom(d) = &s.divergence {
+        // Every thread that left its warp at a divergent load (counted at the load)
+        // came back exactly once (counted where it came back).
+        assert_eq!(
+            d.rejoined_threads + d.forced_threads,
+            d.divergent_threads - d.divergent_hits,
+            "{at}: {d:?}"
+        );
+        assert_eq!(m.divergence, Divergence::Dom, "{at}");
+    }
 }
 
 fn assert_same_symbols(name: &str, what: &str, ours: &Image, theirs: &[(String, Vec<u8>)]) {
@@ -263,6 +311,10 @@ fn assert_timed_matches_functional(
             stats.thread_instructions, run.thread_instructions,
             "{name} with {sets:?}: the timed run executes what the functional run does"
         );
+        assert_eq!(
+            stats.memory_thread_instructions, run.memory_thread_instructions,
+            "{name} with {sets:?}: the timed run's loads and stores are the functional run's"
+        );
     }
 }
 
@@ -296,6 +348,20 @@ fn float_operations_match_the_native_run() {
 #[test]
 fn branches_calls_and_copies_match_the_native_run() {
     assert_matches_native("micro/control");
+}
+
+/// The micro-kernels written for the RTL VGIW core (testbenches/tests/vgiw_c_kernels.rs
+/// runs them there against the functional run checked here).
+#[test]
+fn rtl_micro_kernels_match_the_native_run() {
+    for name in [
+        "micro/rtl_saxpy",
+        "micro/rtl_diamond",
+        "micro/rtl_loop",
+        "micro/rtl_bounds",
+    ] {
+        assert_matches_native(name);
+    }
 }
 
 #[test]
@@ -779,7 +845,7 @@ fn run_reports_the_core_statistics_and_takes_machine_keys() {
     for (args, want) in [
         (vec!["--set", "frobs=1"], "unknown machine key `frobs`"),
         (vec!["--set", "warps=0"], "warps = 0"),
-        (vec!["--machine", "fermi"], "no machine preset `fermi`"),
+        (vec!["--machine", "kepler"], "no machine preset `kepler`"),
         (vec!["--machine", bad.to_str().unwrap()], "wraps"),
         (vec!["--max-cycles", "100"], "stopped at cycle 100"),
         (
@@ -796,6 +862,46 @@ fn run_reports_the_core_statistics_and_takes_machine_keys() {
         assert!(t.contains(want), "{args:?} should say `{want}`: {t}");
         assert!(!t.contains("panicked"), "{t}");
     }
+}
+
+/// The DoM paper's workloads (`kernels/dom/`) leave the native run's bytes on the `dom`
+/// machine, blocking and diverging on miss (one warp, the adaptive diff; four warps, a
+/// fixed slip of 4), having executed the functional run's thread instructions.
+#[test]
+fn dom_workloads_match_the_native_run_blocking_and_diverging_on_miss() {
+    let names = workloads("dom");
+    assert_eq!(names.len(), 6, "{names:?}");
+    weft_flow::jobs::parallel(&names, 2, |name| {
+        let run = functional_run(name);
+        let native = native_symbols(name);
+        assert!(!native.is_empty(), "{name}: no globals compared");
+        assert_same_symbols(name, "functional", &run.image, &native);
+        for sets in [
+            &["divergence=pdom"][..],
+            &["divergence=dom"],
+            &[
+                "divergence=dom",
+                "warps=4",
+                "fetch_group=4",
+                "dom_adaptive=false",
+                "dom_max_slip=4",
+            ],
+        ] {
+            let (image, stats) = timed_dom(name, sets);
+            assert!(
+                image.bytes == run.image.bytes,
+                "{name} with {sets:?}: the image differs from the functional run's"
+            );
+            assert_eq!(
+                stats.thread_instructions, run.thread_instructions,
+                "{name} {sets:?}"
+            );
+            assert_eq!(
+                stats.memory_thread_instructions, run.memory_thread_instructions,
+                "{name} {sets:?}"
+            );
+        }
+    });
 }
 
 /// The LWM paper's workloads (`kernels/lwm/`): a kernel's `expected_<output>` symbols
@@ -851,7 +957,9 @@ fn workloads(dir: &str) -> Vec<String> {
 fn lwm_workloads_match_their_oracle_on_the_baseline_and_with_large_warps() {
     let names = workloads("lwm");
     assert!(!names.is_empty());
-    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[], LWM256_2LEV2]));
+    weft_flow::jobs::parallel(&names, 2, |name| {
+        check_workload(name, &[&[], LWM256_2LEV2, DOM_FIXED])
+    });
 }
 
 #[test]
@@ -1323,7 +1431,7 @@ fn eval_names_a_missing_workload_and_the_studies() {
     let out = weft(&["eval", "nosuch"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
-        text(&out).contains("[possible values: lwm, capri]"),
+        text(&out).contains("[possible values: lwm, capri, dom]"),
         "{}",
         text(&out)
     );
@@ -1415,7 +1523,7 @@ fn shared_dumps_and_straddling_accesses_are_refused() {
 fn capri_workloads_match_their_oracle_on_the_baseline_and_under_compaction() {
     let names = workloads("capri");
     assert!(!names.is_empty());
-    let variants: Vec<&[&str]> = [&[][..], &["divergence=lwm", "warp_size=64"][..]]
+    let variants: Vec<&[&str]> = [&[][..], &["divergence=lwm", "warp_size=64"][..], DOM_FIXED]
         .into_iter()
         .chain(COMPACTION.iter().copied())
         .collect();
@@ -1514,4 +1622,93 @@ fn compaction_packs_threads_only_where_lanes_allow() {
         "TBC always stalls"
     );
     assert!(t.stall_ideal_stall > 0 && t.stall_ideal_bypass > 0, "{t:?}");
+}
+
+/// Diverge on miss changes when threads run, never what they compute: `micro/slip`
+/// (scattered loads in nested loops with divergent exits, a call and early returns in
+/// the slipping region) equals its native run on every variant machine (two of them
+/// diverge on miss), and its functional run on the `dom` machine at 1, 2, 4 and 16 warps
+/// with fixed slips of 1, 2 and 255 and with the adaptive diff. Every part of the
+/// mechanism ran: threads left and rejoined at a load, were brought back at a call or
+/// return (waiting there for a line too), loads blocked at the slip limit, and the
+/// adaptive diff moved max-slip.
+#[test]
+fn diverge_on_miss_changes_when_threads_run_never_what_they_compute() {
+    assert_matches_native("micro/slip");
+    let run = functional_run("micro/slip");
+    let mut seen = weft_sim::core::simt::divergence::dom::DomStats::default();
+    let mut moved = false;
+    for warps in [1, 2, 4, 16] {
+        let (w, f) = (format!("warps={warps}"), format!("fetch_group={warps}"));
+        for slip in [
+            &["dom_adaptive=false", "dom_max_slip=1"][..],
+            &["dom_adaptive=false", "dom_max_slip=2"],
+            &["dom_adaptive=false", "dom_max_slip=255"],
+            &["dom_period=400"],
+        ] {
+            let mut sets = vec!["divergence=dom", w.as_str(), f.as_str()];
+            sets.extend(slip);
+            let (image, stats) = timed_dom("micro/slip", &sets);
+            assert!(
+                image.bytes == run.image.bytes,
+                "micro/slip with {sets:?}: the image differs from the functional run's"
+            );
+            assert_eq!(stats.thread_instructions, run.thread_instructions);
+            let DivergenceStats::Dom(d) = stats.divergence else {
+                panic!("{sets:?}: not diverge on miss");
+            };
+            moved |= d.max_slip.iter().any(|&(_, s)| s != d.max_slip[0].1);
+            seen = seen.combined(&d);
+        }
+    }
+    assert!(seen.divergent_loads > 0 && seen.rejoins > 0, "{seen:?}");
+    assert!(seen.forced > 0 && seen.forced_waits > 0, "{seen:?}");
+    assert!(seen.blocked_slip > 0 && seen.all_missed > 0, "{seen:?}");
+    assert!(moved, "the adaptive diff never moved max-slip");
+}
+
+/// Diverge on miss degenerates to blocking cycle for cycle (every count but the
+/// policy's own equal to `pdom`'s): with `dom_max_slip = 0` and a fixed slip every load
+/// blocks (`micro/slip`, `dom/km`: loads that partly missed were there and blocked); and
+/// on `micro/broadcast`, whose every load hits or misses for the whole warp, no load
+/// ever splits a warp, whatever the slip.
+#[test]
+fn diverge_on_miss_without_slip_or_partial_misses_is_blocking_cycle_for_cycle() {
+    let no_slip: &[&str] = &["dom_adaptive=false", "dom_max_slip=0"];
+    for (name, warps, slip) in [
+        ("micro/slip", "1", no_slip),
+        ("micro/slip", "4", no_slip),
+        ("dom/km", "2", no_slip),
+        ("micro/broadcast", "1", &[][..]),
+        ("micro/broadcast", "4", &["dom_max_slip=255"][..]),
+    ] {
+        let (w, f) = (format!("warps={warps}"), format!("fetch_group={warps}"));
+        let (_, blocking) = timed_dom(name, &["divergence=pdom", &w, &f]);
+        let mut sets = vec!["divergence=dom", w.as_str(), f.as_str()];
+        sets.extend(slip);
+        let (_, dom) = timed_dom(name, &sets);
+        let DivergenceStats::Dom(d) = &dom.divergence else {
+            panic!("{name} {sets:?}: not diverge on miss");
+        };
+        assert_eq!(d.divergent_loads, 0, "{name} {sets:?}");
+        if name == "micro/broadcast" {
+            assert!(d.all_missed > 0, "{name}: no load missed: {d:?}");
+        } else {
+            assert!(d.blocked_slip > 0, "{name}: no load partly missed: {d:?}");
+        }
+        let counts = |s: &Stats| {
+            let mut v = serde_json::to_value(s).unwrap();
+            v.as_object_mut().unwrap().remove("divergence");
+            v
+        };
+        assert_eq!(counts(&blocking), counts(&dom), "{name} {sets:?}");
+    }
+}
+
+/// The VGIW paper's Rodinia kernels (`kernels/vgiw/`) match their oracle on the baseline.
+#[test]
+fn vgiw_workloads_match_their_oracle_on_the_baseline() {
+    let names = workloads("vgiw");
+    assert!(!names.is_empty());
+    weft_flow::jobs::parallel(&names, 2, |name| check_workload(name, &[&[]]));
 }

@@ -270,7 +270,7 @@ module warp_memory_divergence(clock,reset,branch_mask,op,pc,hit_mask,addr,reconv
         release_data = rdata;
         slip$warp = warp0;
         slip$clear = 1'b0;
-        slip$mem_op = complete;
+        slip$mem_op = do_op;
         slip$considered = branch_mask;
         slip$exec_mask = e;
         slip$hit_mask = hit_mask;

@@ -45,6 +45,10 @@ pub const IDLE: [(&str, f64); 4] = [
 pub const DIVERGENT_CAPRI_OVER_WPDOM: f64 = 12.6;
 pub const DIVERGENT_CAPRI_OVER_TBC_PLUS: f64 = 7.2;
 pub const NON_DIVERGENT: [(&str, f64); 2] = [("TBC", -10.1), ("TBC+", -8.9)];
+pub const NON_DIVERGENT_CAPRI_WITHIN: f64 = 1.0;
+
+/// Fig. 13 / §5.4: the workloads whose L1 misses CAPRI raises the most.
+pub const L1_LARGEST_INCREASE: [&str; 2] = ["bfs", "mum"];
 
 /// §5.4: 8 CAPT entries reach 97% of an unlimited CAPT's IPC; at most 24 entries used.
 pub const CAPT_8_OF_UNLIMITED: f64 = 97.0;

@@ -33,7 +33,7 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn new(warp_size: u32, fetch_group: u32) -> Config {
+    pub const fn new(warp_size: u32, fetch_group: u32) -> Config {
         Config {
             warp_size,
             fetch_group,

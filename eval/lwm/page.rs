@@ -2,12 +2,17 @@
 //! weft measured, and the cost of the blocks.
 use super::paper::{self, Class};
 use super::{Config, Lwm};
+use crate::compare;
 use crate::cost;
-use crate::page::{pct, speedup_bars, speedup_table, table, Page};
+use crate::page::{arithmetic, change, pct, speedup_bars, speedup_table, table, Page};
 use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use weft_flow::chart::stacked_fractions;
+
+/// LWM256 loses on a workload when its IPC is more than 2% below the baseline's (as a
+/// factor of it).
+const LOSS: f64 = 0.98;
 
 /// Bins of the active-lanes histograms (the paper's Figures 1 and 10 stack these).
 const BINS: [(usize, usize); 6] = [(0, 0), (1, 7), (8, 15), (16, 23), (24, 31), (32, 32)];
@@ -86,8 +91,13 @@ impl LwmPage<'_> {
             .collect()
     }
 
-    /// Mean normalised IPC of `c` over the workloads `pick` selects by their paper class.
-    fn class_mean(&self, c: &Config, pick: impl Fn(Class, Class) -> bool) -> (f64, Vec<String>) {
+    /// Mean normalised IPC of `c` over the workloads `pick` selects by their paper class
+    /// (`None` when it selects none).
+    fn class_mean(
+        &self,
+        c: &Config,
+        pick: impl Fn(Class, Class) -> bool,
+    ) -> (Option<f64>, Vec<String>) {
         let r = self.runs;
         let chosen: Vec<String> = r
             .workloads
@@ -99,122 +109,192 @@ impl LwmPage<'_> {
             })
             .cloned()
             .collect();
-        let mean = chosen.iter().map(|w| r.speedup(c, w)).sum::<f64>() / chosen.len().max(1) as f64;
-        (mean, chosen)
+        let xs: Vec<f64> = chosen.iter().map(|w| r.speedup(c, w)).collect();
+        (arithmetic(&xs), chosen)
     }
 
     /// What the paper's §6 says beside what weft measured, each difference with the
     /// measurement that explains it. Generated from the runs: the text states only what
-    /// the numbers show.
+    /// the numbers show. One item per comparison, in the page's order.
     fn beside_the_paper(&self) -> String {
+        [
+            self.averages(),
+            self.where_each_helps(),
+            self.losses(),
+            self.memory_opt(),
+            self.jump_opt(),
+            self.warp_size(),
+            self.fetch_group(),
+            self.best_overall(),
+        ]
+        .concat()
+    }
+
+    /// Figure 9's averages beside the paper's (§6.1): whether every gain has the paper's
+    /// sign, and whether the combination is the best of the three as in the paper.
+    fn averages(&self) -> String {
         let r = self.runs;
-        let [base, lev8, lwm256, both] = self.study.figure9();
-        let mut s = String::new();
-        let means: Vec<String> = self.figure9().iter().map(|c| pct(r.mean(c))).collect();
-        let same_sign = self
-            .figure9()
+        let [_, lev8, lwm256, both] = self.study.figure9();
+        let configs = self.figure9();
+        let means: Vec<String> = configs.iter().map(|c| pct(r.mean(c))).collect();
+        let names: Vec<&str> = paper::GAINS.iter().map(|(n, _)| *n).collect();
+        let gains: Vec<String> = paper::GAINS
+            .iter()
+            .map(|(_, g)| format!("{g:+.1}"))
+            .collect();
+        let same_sign = configs
             .iter()
             .zip(paper::GAINS)
-            .all(|(c, (_, paper))| (r.mean(c) > 1.0) == (paper > 0.0));
-        s.push_str(&format!(
-            "- **Figure 9 averages.** weft {} for 2Lev8 / LWM256 / LWM256+2Lev2, the paper \
-             +10.1 / +7.6 / +17.0%: {}; the combination {} the best of the three ({}).\n",
+            .all(|(c, (_, paper))| compare::same_sign(r.mean(c), paper));
+        let combination_best =
+            compare::ahead(r.mean(&both), r.mean(&lev8).max(r.mean(&lwm256)), 1.0);
+        format!(
+            "- **Figure 9 averages.** weft {} for {}, the paper {}%: {}; the combination {} \
+             the best of the three (paper: it is).\n",
             means.join(" / "),
+            names.join(" / "),
+            gains.join(" / "),
             if same_sign {
                 "every gain has the paper's sign"
             } else {
                 "not every gain has the paper's sign"
             },
-            if r.mean(&both) > r.mean(&lev8).max(r.mean(&lwm256)) {
-                "is"
-            } else {
-                "is not"
-            },
-            "paper: it is"
-        ));
+            if combination_best { "is" } else { "is not" },
+        )
+    }
+
+    /// The table beside the paper's averages (§6.1): each configuration's mean and
+    /// geometric mean, and the paper's gain.
+    fn averages_rows(&self) -> Vec<Vec<String>> {
+        let r = self.runs;
+        paper::GAINS
+            .iter()
+            .zip(&self.figure9())
+            .map(|((name, paper), c)| {
+                vec![
+                    name.to_string(),
+                    pct(r.mean(c)),
+                    pct(r.geomean(c)),
+                    format!("{paper:+.1}%"),
+                ]
+            })
+            .collect()
+    }
+
+    /// The paper's claim of where each mechanism helps (its Table 2's classes), beside
+    /// LWM256's and 2Lev8's means on each class and on the others.
+    fn where_each_helps(&self) -> String {
+        let [_, lev8, lwm256, _] = self.study.figure9();
         let divergent = |b: Class, _| b != Class::Low;
         let idle = |_, i: Class| i != Class::Low;
-        let (on, names) = self.class_mean(&lwm256, divergent);
+        // A class none of the workloads is in (a folder of other kernels) has no mean.
+        let names = |ws: Vec<String>| {
+            if ws.is_empty() {
+                "none".to_string()
+            } else {
+                ws.join(", ")
+            }
+        };
+        let (on, chosen) = self.class_mean(&lwm256, divergent);
         let (off, _) = self.class_mean(&lwm256, |b, i| !divergent(b, i));
-        s.push_str(&format!(
+        let mut s = format!(
             "- **Where each mechanism helps.** The paper: LWM helps the branch-intensive \
              workloads, two-level scheduling the idle-FU-intensive ones. LWM256 on the \
              workloads its Table 2 calls divergent (medium or high: {}) {}, on the others {}.",
-            names.join(", "),
-            pct(on),
-            pct(off)
-        ));
-        let (on, names) = self.class_mean(&lev8, idle);
+            names(chosen),
+            change(on),
+            change(off)
+        );
+        let (on, chosen) = self.class_mean(&lev8, idle);
         let (off, _) = self.class_mean(&lev8, |b, i| !idle(b, i));
         s.push_str(&format!(
             " 2Lev8 on its idle-FU-intensive ones (medium or high: {}) {}, on the others {}.\n",
-            names.join(", "),
-            pct(on),
-            pct(off)
+            names(chosen),
+            change(on),
+            change(off)
         ));
+        s
+    }
+
+    /// LWM256's losses (the paper reports none): each workload more than 2% below the
+    /// baseline, told apart by whether ideal memory takes the loss away; nothing when
+    /// none loses.
+    fn losses(&self) -> String {
+        let r = self.runs;
+        let [base, _, lwm256, _] = self.study.figure9();
         // LWM alone losing: the paper reports no benefit on the memory-bound workloads,
         // not a loss. Ideal memory separates latency from everything else.
         let losers: Vec<&String> = r
             .workloads
             .iter()
-            .filter(|w| r.speedup(&lwm256, w) < 0.98)
+            .filter(|w| compare::behind(r.speedup(&lwm256, w), 1.0, LOSS))
             .collect();
-        if !losers.is_empty() {
-            let ideal = |w: &str| {
-                r.get(&base.with_ideal_memory(), w).cycles as f64
-                    / r.get(&lwm256.with_ideal_memory(), w).cycles as f64
-            };
-            let (latency, other): (Vec<&String>, Vec<&String>) =
-                losers.iter().partition(|w| ideal(w) >= 0.98);
-            let detail = |ws: &[&String]| -> String {
-                ws.iter()
-                    .map(|w| {
-                        format!(
-                            "{w} {:.3} (idle FU {:.1}% -> {:.1}%; with ideal memory {:.3}; \
-                             barrier-stall warp-cycles {} -> {})",
-                            r.speedup(&lwm256, w),
-                            100.0 * r.get(&base, w).idle_fraction,
-                            100.0 * r.get(&lwm256, w).idle_fraction,
-                            ideal(w),
-                            r.get(&base, w).barrier_stalls,
-                            r.get(&lwm256, w).barrier_stalls,
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
-            s.push_str(
-                "- **LWM256 loses on some workloads** (the paper: LWM alone \"does not provide \
-                 much benefit\" on the idle-FU-intensive ones, no loss). Ideal memory below is \
-                 DRAM rows of 1 cycle and unlimited bandwidth, for the baseline and LWM256 \
-                 alike.",
-            );
-            if !latency.is_empty() {
-                s.push_str(&format!(
-                    " Memory latency: {}. With ideal memory the loss is gone: a large warp is \
-                     fetched again only when all its sub-warps complete, so it waits for the \
-                     slowest of its rows' loads, and the scheduler has 4 streams instead of 32 \
-                     to cover the wait. Two-level scheduling takes most of it back (Figure 9, \
-                     LWM256+2Lev2).",
-                    detail(&latency)
-                ));
-            }
-            if !other.is_empty() {
-                s.push_str(&format!(
-                    " Not memory latency (the loss stays with ideal memory): {}. Where the \
-                     barrier stalls grow, a large warp waiting at a barrier takes 256 threads \
-                     out of issue, and 4 warps cannot keep the pipeline busy meanwhile.",
-                    detail(&other)
-                ));
-            }
-            s.push('\n');
+        if losers.is_empty() {
+            return String::new();
         }
-        let opts = self.opts();
-        let (no_mem, no_jump) = (opts[1], opts[2]);
+        let ideal = |w: &str| {
+            r.get(&base.with_ideal_memory(), w).cycles as f64
+                / r.get(&lwm256.with_ideal_memory(), w).cycles as f64
+        };
+        let (latency, other): (Vec<&String>, Vec<&String>) = losers
+            .iter()
+            .partition(|w| !compare::behind(ideal(w), 1.0, LOSS));
+        let detail = |ws: &[&String]| -> String {
+            ws.iter()
+                .map(|w| {
+                    format!(
+                        "{w} {:.3} (idle FU {:.1}% -> {:.1}%; with ideal memory {:.3}; \
+                         barrier-stall warp-cycles {} -> {})",
+                        r.speedup(&lwm256, w),
+                        100.0 * r.get(&base, w).idle_fraction,
+                        100.0 * r.get(&lwm256, w).idle_fraction,
+                        ideal(w),
+                        r.get(&base, w).barrier_stalls,
+                        r.get(&lwm256, w).barrier_stalls,
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let mut s = String::from(
+            "- **LWM256 loses on some workloads** (the paper: LWM alone \"does not provide \
+             much benefit\" on the idle-FU-intensive ones, no loss). Ideal memory below is \
+             DRAM rows of 1 cycle and unlimited bandwidth, for the baseline and LWM256 \
+             alike.",
+        );
+        if !latency.is_empty() {
+            s.push_str(&format!(
+                " Memory latency: {}. With ideal memory the loss is gone: a large warp is \
+                 fetched again only when all its sub-warps complete, so it waits for the \
+                 slowest of its rows' loads, and the scheduler has 4 streams instead of 32 \
+                 to cover the wait. Two-level scheduling takes most of it back (Figure 9, \
+                 LWM256+2Lev2).",
+                detail(&latency)
+            ));
+        }
+        if !other.is_empty() {
+            s.push_str(&format!(
+                " Not memory latency (the loss stays with ideal memory): {}. Where the \
+                 barrier stalls grow, a large warp waiting at a barrier takes 256 threads \
+                 out of issue, and 4 warps cannot keep the pipeline busy meanwhile.",
+                detail(&other)
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Figure 12's memory optimisation (the paper: not much benefit): LWM256's mean with
+    /// and without it, and each workload more than 1% faster without it, with the counts
+    /// that explain it.
+    fn memory_opt(&self) -> String {
+        let r = self.runs;
+        let lwm256 = self.study.lwm256();
+        let no_mem = self.opts()[1];
         let helped: Vec<String> = r
             .workloads
             .iter()
-            .filter(|w| r.speedup(&no_mem, w) > 1.01 * r.speedup(&lwm256, w))
+            .filter(|w| compare::ahead(r.speedup(&no_mem, w), r.speedup(&lwm256, w), 1.01))
             .map(|w| {
                 let (a, b) = (r.get(&lwm256, w), r.get(&no_mem, w));
                 format!(
@@ -233,12 +313,12 @@ impl LwmPage<'_> {
                 )
             })
             .collect();
-        s.push_str(&format!(
+        let mut s = format!(
             "- **Figure 12, memory optimisation.** The paper: \"does not provide much benefit\". \
              weft: LWM256 {} with it, {} without.",
             pct(r.mean(&lwm256)),
             pct(r.mean(&no_mem))
-        ));
+        );
         if !helped.is_empty() {
             s.push_str(&format!(
                 " Without it, faster on {} (with it -> without). Packing threads of different \
@@ -250,6 +330,15 @@ impl LwmPage<'_> {
             ));
         }
         s.push('\n');
+        s
+    }
+
+    /// Figure 12's jump optimisation (the paper: about +1%): LWM256's mean with and
+    /// without it, and the workload it helps most.
+    fn jump_opt(&self) -> String {
+        let r = self.runs;
+        let lwm256 = self.study.lwm256();
+        let no_jump = self.opts()[2];
         let most = r
             .workloads
             .iter()
@@ -258,57 +347,75 @@ impl LwmPage<'_> {
                 gain(a).total_cmp(&gain(b))
             })
             .expect("workloads");
-        s.push_str(&format!(
+        format!(
             "- **Figure 12, jump optimisation.** The paper: about +1%. weft: {} with it, {} \
              without (most on {most}: {:.3} without, {:.3} with).\n",
             pct(r.mean(&lwm256)),
             pct(r.mean(&no_jump)),
             r.speedup(&no_jump, most),
             r.speedup(&lwm256, most),
-        ));
-        let best = |configs: &[Config]| r.best(configs).expect("configurations");
+        )
+    }
+
+    /// Figure 11 (the paper: best at 256 threads, 512 slightly worse): the best warp size
+    /// by mean, and LWM512 against LWM256.
+    fn warp_size(&self) -> String {
+        let r = self.runs;
         let sizes = self.warp_sizes();
-        let best_size = best(&sizes);
-        s.push_str(&format!(
+        let best = r.best(&sizes).expect("warp sizes");
+        format!(
             "- **Figure 11.** The paper: best at 256 threads, 512 slightly worse. weft: best \
              {} ({}), LWM512 {} against LWM256 {}.\n",
-            r.label(&best_size),
-            pct(r.mean(&best_size)),
+            r.label(&best),
+            pct(r.mean(&best)),
             pct(r.mean(&sizes[4])),
             pct(r.mean(&sizes[3]))
-        ));
+        )
+    }
+
+    /// Figure 13 (the paper: groups of 8 best): the best fetch group by mean, and every
+    /// group's mean.
+    fn fetch_group(&self) -> String {
+        let r = self.runs;
         let groups = self.fetch_groups();
-        let best_group = best(&groups);
+        let best = r.best(&groups).expect("fetch groups");
         let means: Vec<String> = groups
             .iter()
             .map(|c| format!("{} {}", c.fetch_group, pct(r.mean(c))))
             .collect();
-        s.push_str(&format!(
+        format!(
             "- **Figure 13.** The paper: groups of 8 best (8 warps fill the 7-stage pipeline), \
              16 less, smaller or larger like round robin. weft: best {} ({}).\n",
-            r.label(&best_group),
+            r.label(&best),
             means.join(", ")
-        ));
-        let best_combo = best(&self.best_groups());
-        s.push_str(&format!(
+        )
+    }
+
+    /// Figure 14 (the paper: LWM256+2Lev2 best overall): the best of each warp size's best
+    /// fetch group; when it is not LWM256+2Lev2, the workload where the two differ most.
+    fn best_overall(&self) -> String {
+        let r = self.runs;
+        let [_, _, lwm256, both] = self.study.figure9();
+        let best = r.best(&self.best_groups()).expect("warp sizes");
+        let mut s = format!(
             "- **Figure 14.** The paper: LWM256+2Lev2 best overall. weft: best {} ({}), \
              LWM256+2Lev2 {}.",
-            r.label(&best_combo),
-            pct(r.mean(&best_combo)),
+            r.label(&best),
+            pct(r.mean(&best)),
             pct(r.mean(&both))
-        ));
-        if best_combo != both {
+        );
+        if best != both {
             let mut gaps: Vec<(f64, &String)> = r
                 .workloads
                 .iter()
-                .map(|w| (r.speedup(&best_combo, w) - r.speedup(&both, w), w))
+                .map(|w| (r.speedup(&best, w) - r.speedup(&both, w), w))
                 .collect();
             gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
             let (gap, w) = gaps[0];
             s.push_str(&format!(
                 " The largest difference is {w} ({:.3} against {:.3}, {:+.3}); LWM256 alone \
                  gives {:.3} there.",
-                r.speedup(&best_combo, w),
+                r.speedup(&best, w),
                 r.speedup(&both, w),
                 gap,
                 r.speedup(&lwm256, w)
@@ -358,18 +465,7 @@ impl LwmPage<'_> {
         s.push_str(&speedup_table(r, &self.figure9()));
         s.push_str("\n![Figure 9](lwm-fig9.svg)\n\n");
         s.push_str("Averages beside the paper's (§6.1):\n\n");
-        let rows: Vec<Vec<String>> = paper::GAINS
-            .iter()
-            .zip(&self.figure9())
-            .map(|((name, paper), c)| {
-                vec![
-                    name.to_string(),
-                    pct(r.mean(c)),
-                    pct(r.geomean(c)),
-                    format!("{paper:+.1}%"),
-                ]
-            })
-            .collect();
+        let rows = self.averages_rows();
         s.push_str(&table(
             &[
                 "configuration".into(),
@@ -572,8 +668,411 @@ fn best_groups(study: &Lwm, runs: &Runs<Config>) -> Vec<Config> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::Measured;
     use crate::sweep::tests::runs_of;
     use crate::Study;
+
+    /// The study's runs built by hand ([`hand_runs`](crate::sweep::tests::hand_runs)).
+    fn hand_runs(workloads: &[&str], listed: &[(Config, &[f64])]) -> Runs<Config> {
+        crate::sweep::tests::hand_runs(&Lwm::new(), workloads, listed)
+    }
+
+    /// Changes `c`'s run of `w`.
+    fn edit(runs: &mut Runs<Config>, c: Config, w: &str, f: impl FnOnce(&mut Measured)) {
+        f(runs.points.get_mut(&c).unwrap().runs.get_mut(w).unwrap());
+    }
+
+    fn page_of<'a>(study: &'a Lwm, runs: &'a Runs<Config>, cost: Vec<Value>) -> LwmPage<'a> {
+        LwmPage { study, runs, cost }
+    }
+
+    const LEV8: Config = cfg(32, 8);
+    const LWM256: Config = cfg(256, 4);
+    const BOTH: Config = cfg(256, 2);
+
+    const fn cfg(warp_size: u32, fetch_group: u32) -> Config {
+        Config::new(warp_size, fetch_group)
+    }
+
+    #[test]
+    fn figure_9_averages_are_checked_for_the_papers_signs_and_best() {
+        let lwm = Lwm::new();
+        // 2Lev8 mean (1.1 + 1.3) / 2 = +20%, LWM256 -10% (the paper: +7.6%, a gain), the
+        // combination +30%: above both, as the paper's.
+        let runs = hand_runs(
+            &["a", "b"],
+            &[
+                (LEV8, &[1.1, 1.3]),
+                (LWM256, &[0.9, 0.9]),
+                (BOTH, &[1.5, 1.1]),
+            ],
+        );
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).averages(),
+            "- **Figure 9 averages.** weft +20.0% / -10.0% / +30.0% for 2Lev8 / LWM256 / \
+             LWM256+2Lev2, the paper +10.1 / +7.6 / +17.0%: not every gain has the paper's \
+             sign; the combination is the best of the three (paper: it is).\n"
+        );
+        // Every gain positive as the paper's, but 2Lev8 (+40%) above the combination.
+        let runs = hand_runs(
+            &["a", "b"],
+            &[
+                (LEV8, &[1.4, 1.4]),
+                (LWM256, &[1.05, 1.05]),
+                (BOTH, &[1.3, 1.3]),
+            ],
+        );
+        let s = page_of(&lwm, &runs, vec![]).averages();
+        assert!(
+            s.contains("weft +40.0% / +5.0% / +30.0% for")
+                && s.contains(": every gain has the paper's sign; the combination is not the best"),
+            "{s}"
+        );
+        // A tie with the best is not the best; no change is not a gain.
+        let runs = hand_runs(&["a"], &[(LEV8, &[1.3]), (BOTH, &[1.3])]);
+        let s = page_of(&lwm, &runs, vec![]).averages();
+        assert!(
+            s.contains("weft +30.0% / +0.0% / +30.0% for")
+                && s.contains("not every gain has the paper's sign; the combination is not the"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn the_averages_table_puts_the_papers_gain_beside_both_means() {
+        let lwm = Lwm::new();
+        // 2Lev8: normalised 2 and 0.5, mean 1.25, geometric mean 1.
+        let runs = hand_runs(&["a", "b"], &[(LEV8, &[2.0, 0.5]), (BOTH, &[1.2, 1.2])]);
+        let row = |a: &str, b: &str, c: &str, d: &str| -> Vec<String> {
+            [a, b, c, d].map(String::from).to_vec()
+        };
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).averages_rows(),
+            [
+                row("2Lev8", "+25.0%", "+0.0%", "+10.1%"),
+                row("LWM256", "+0.0%", "+0.0%", "+7.6%"),
+                row("LWM256+2Lev2", "+20.0%", "+20.0%", "+17.0%"),
+            ]
+        );
+    }
+
+    #[test]
+    fn where_each_mechanism_helps_splits_by_the_papers_classes() {
+        let lwm = Lwm::new();
+        // Table 2: sort divergent, hotspot idle-FU-intensive, bfs both, decrypt neither.
+        // LWM256 on sort and bfs (1.2 + 1.4) / 2 = +30%, on hotspot and decrypt
+        // (0.9 + 0.95) / 2 = -7.5%; 2Lev8 on hotspot and bfs (1.3 + 1.1) / 2 = +20%, on
+        // sort and decrypt (1 + 1.02) / 2 = +1%.
+        let runs = hand_runs(
+            &["sort", "hotspot", "bfs", "decrypt"],
+            &[
+                (LWM256, &[1.2, 0.9, 1.4, 0.95]),
+                (LEV8, &[1.0, 1.3, 1.1, 1.02]),
+            ],
+        );
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).where_each_helps(),
+            "- **Where each mechanism helps.** The paper: LWM helps the branch-intensive \
+             workloads, two-level scheduling the idle-FU-intensive ones. LWM256 on the \
+             workloads its Table 2 calls divergent (medium or high: sort, bfs) +30.0%, on the \
+             others -7.5%. 2Lev8 on its idle-FU-intensive ones (medium or high: hotspot, bfs) \
+             +20.0%, on the others +1.0%.\n"
+        );
+    }
+
+    #[test]
+    fn a_class_without_workloads_has_no_mean() {
+        // Neither a nor b is a Table 2 workload: no class has a mean (not -100%).
+        let lwm = Lwm::new();
+        let runs = hand_runs(&["a", "b"], &[(LWM256, &[1.2, 1.4])]);
+        let s = page_of(&lwm, &runs, vec![]).where_each_helps();
+        assert!(
+            s.contains("divergent (medium or high: none) n/a, on the others n/a.")
+                && s.contains("(medium or high: none) n/a, on the others n/a.\n"),
+            "{s}"
+        );
+        // Only the divergent sort: the others are none.
+        let runs = hand_runs(&["sort"], &[(LWM256, &[1.2])]);
+        let s = page_of(&lwm, &runs, vec![]).where_each_helps();
+        assert!(
+            s.contains("(medium or high: sort) +20.0%, on the others n/a.")
+                && s.contains("(medium or high: none) n/a, on the others +0.0%.\n"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn losses_are_told_apart_by_ideal_memory() {
+        let lwm = Lwm::new();
+        let ideal = |c: Config| c.with_ideal_memory();
+        let base = lwm.baseline();
+        // a loses 20% and not with ideal memory (1000 cycles both): memory latency. b
+        // loses 10% and still 1000 / 1100 = 0.909 with ideal memory: not latency. c
+        // (0.99) and d (exactly 0.98) lose no more than 2%: not listed.
+        let build = |workloads: &[&str], lwm256: &[f64]| {
+            let mut runs = hand_runs(workloads, &[(LWM256, lwm256)]);
+            for w in workloads {
+                edit(&mut runs, base, w, |m| {
+                    m.idle_fraction = 0.2;
+                    m.barrier_stalls = 5;
+                });
+                edit(&mut runs, LWM256, w, |m| {
+                    m.idle_fraction = 0.3;
+                    m.barrier_stalls = 7;
+                });
+                if *w == "b" {
+                    edit(&mut runs, ideal(LWM256), w, |m| m.cycles = 1100);
+                }
+            }
+            runs
+        };
+        let head = "- **LWM256 loses on some workloads** (the paper: LWM alone \"does not \
+                    provide much benefit\" on the idle-FU-intensive ones, no loss). Ideal \
+                    memory below is DRAM rows of 1 cycle and unlimited bandwidth, for the \
+                    baseline and LWM256 alike.";
+        let latency = " Memory latency: a 0.800 (idle FU 20.0% -> 30.0%; with ideal memory \
+                       1.000; barrier-stall warp-cycles 5 -> 7). With ideal memory the loss is \
+                       gone:";
+        let other = " Not memory latency (the loss stays with ideal memory): b 0.900 (idle FU \
+                     20.0% -> 30.0%; with ideal memory 0.909; barrier-stall warp-cycles 5 -> \
+                     7). Where the barrier stalls grow,";
+        let runs = build(&["a", "b", "c", "d"], &[0.8, 0.9, 0.99, 0.98]);
+        let s = page_of(&lwm, &runs, vec![]).losses();
+        assert!(s.starts_with(head) && s.ends_with(".\n"), "{s}");
+        assert!(s.contains(latency) && s.contains(other), "{s}");
+        assert!(!s.contains("c 0.990") && !s.contains("d 0.980"), "{s}");
+        // Only a latency loss, only another loss, no loss.
+        let s = page_of(&lwm, &build(&["a", "c"], &[0.8, 0.99]), vec![]).losses();
+        assert!(
+            s.contains(latency) && !s.contains("Not memory latency"),
+            "{s}"
+        );
+        let s = page_of(&lwm, &build(&["b", "c"], &[0.9, 0.99]), vec![]).losses();
+        assert!(s.contains(other) && !s.contains(" Memory latency"), "{s}");
+        let s = page_of(&lwm, &build(&["c", "d"], &[0.99, 0.98]), vec![]).losses();
+        assert_eq!(s, "");
+    }
+
+    #[test]
+    fn the_memory_optimisation_lists_the_workloads_over_1_percent_faster_without_it() {
+        let lwm = Lwm::new();
+        let no_mem = LWM256.with_opts(false, true);
+        // Without it: a 2% faster (listed), b exactly 1% (not), c slower. Means: with it
+        // +0.0%, without (1.02 + 1.01 + 0.9) / 3 = -2.3%.
+        let mut runs = hand_runs(&["a", "b", "c"], &[(no_mem, &[1.02, 1.01, 0.9])]);
+        for (c, n) in [(LWM256, 0), (no_mem, 1)] {
+            edit(&mut runs, c, "a", |m| {
+                m.warp_instructions = 100 - 10 * n;
+                m.l1_loads = 10 + 2 * n;
+                m.l1_stores = 5 + n;
+                m.dram_row_hits = 3 + n;
+            });
+        }
+        let s = page_of(&lwm, &runs, vec![]).memory_opt();
+        assert_eq!(
+            s,
+            "- **Figure 12, memory optimisation.** The paper: \"does not provide much \
+             benefit\". weft: LWM256 +0.0% with it, -2.3% without. Without it, faster on a \
+             1.000 -> 1.020 (sub-warps 100 -> 90, L1 load lookups 10 -> 12, stores 5 -> 6, \
+             DRAM row hits 3 -> 4) (with it -> without). Packing threads of different rows \
+             into a sub-warp adds the memory requests the optimisation avoids (more lookups \
+             and stores) and issues fewer sub-warps; where the sub-warps fall, the issue \
+             cycles saved weigh more; where the DRAM row hits rise, the packed order of \
+             scattered stores finds open rows more often (FCFS).\n"
+        );
+        let runs = hand_runs(&["b", "c"], &[(no_mem, &[1.01, 0.9])]);
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).memory_opt(),
+            "- **Figure 12, memory optimisation.** The paper: \"does not provide much \
+             benefit\". weft: LWM256 +0.0% with it, -4.5% without.\n"
+        );
+    }
+
+    #[test]
+    fn the_jump_optimisation_names_the_workload_it_helps_most() {
+        let lwm = Lwm::new();
+        // With it 1.1 and 1.2 (+15%), without 1.05 and 1.0 (+2.5%): b gains 0.2, a 0.05.
+        let runs = hand_runs(
+            &["a", "b"],
+            &[
+                (LWM256, &[1.1, 1.2]),
+                (LWM256.with_opts(true, false), &[1.05, 1.0]),
+            ],
+        );
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).jump_opt(),
+            "- **Figure 12, jump optimisation.** The paper: about +1%. weft: +15.0% with it, \
+             +2.5% without (most on b: 1.000 without, 1.200 with).\n"
+        );
+    }
+
+    #[test]
+    fn figure_11_names_the_best_warp_size_and_512_against_256() {
+        let lwm = Lwm::new();
+        let runs = hand_runs(
+            &["a"],
+            &[
+                (cfg(128, 8), &[1.3]),
+                (cfg(256, 4), &[1.2]),
+                (cfg(512, 2), &[1.1]),
+            ],
+        );
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).warp_size(),
+            "- **Figure 11.** The paper: best at 256 threads, 512 slightly worse. weft: best \
+             LWM128 (+30.0%), LWM512 +10.0% against LWM256 +20.0%.\n"
+        );
+    }
+
+    #[test]
+    fn figure_13_names_the_best_fetch_group_and_every_groups_mean() {
+        let lwm = Lwm::new();
+        let runs = hand_runs(&["a"], &[(cfg(32, 16), &[1.1]), (cfg(32, 2), &[0.95])]);
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).fetch_group(),
+            "- **Figure 13.** The paper: groups of 8 best (8 warps fill the 7-stage pipeline), \
+             16 less, smaller or larger like round robin. weft: best 2Lev16 (1 +0.0%, 2 -5.0%, \
+             4 +0.0%, 8 +0.0%, 16 +10.0%, 32 +0.0%).\n"
+        );
+    }
+
+    #[test]
+    fn figure_14_explains_a_best_other_than_the_papers() {
+        let lwm = Lwm::new();
+        // The paper's best is weft's: no difference to explain.
+        let runs = hand_runs(&["a", "b"], &[(BOTH, &[1.5, 1.5])]);
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).best_overall(),
+            "- **Figure 14.** The paper: LWM256+2Lev2 best overall. weft: best LWM256+2Lev2 \
+             (+50.0%), LWM256+2Lev2 +50.0%.\n"
+        );
+        // LWM128+2Lev4 (mean 1.4) over LWM256+2Lev2 (1.25): a differs by +0.4, b by -0.1.
+        let runs = hand_runs(
+            &["a", "b"],
+            &[
+                (cfg(128, 4), &[1.6, 1.2]),
+                (BOTH, &[1.2, 1.3]),
+                (LWM256, &[1.1, 1.0]),
+            ],
+        );
+        assert_eq!(
+            page_of(&lwm, &runs, vec![]).best_overall(),
+            "- **Figure 14.** The paper: LWM256+2Lev2 best overall. weft: best LWM128+2Lev4 \
+             (+40.0%), LWM256+2Lev2 +25.0%. The largest difference is a (1.600 against \
+             1.200, +0.400); LWM256 alone gives 1.100 there.\n"
+        );
+    }
+
+    /// A cost row as `cost::rows` writes it, with the figures the page reads.
+    fn cost_row(
+        preset: &str,
+        flip_flops: Option<u64>,
+        cells: Option<u64>,
+        um2: Option<f64>,
+    ) -> Value {
+        json!({
+            "mechanism": "m",
+            "preset": preset,
+            "paper_storage": "",
+            "flip_flops": flip_flops,
+            "cells": cells,
+            "asic": um2.map(|a| json!({"area_um2": a})),
+        })
+    }
+
+    #[test]
+    fn the_cost_compares_lwms_flip_flops_with_the_papers_768_bits() {
+        let lwm = Lwm::new();
+        let runs = hand_runs(&["a"], &[]);
+        let rows = vec![
+            cost_row("sub_warp_unit", Some(300), Some(900), Some(1000.4)),
+            cost_row("branch_buffers", Some(500), Some(700), Some(2000.2)),
+            cost_row("two_level_scheduler", Some(10), Some(120), None),
+            cost_row("round_robin_scheduler", Some(10), Some(100), None),
+        ];
+        let s = page_of(&lwm, &runs, rows.clone()).cost_markdown();
+        assert!(
+            s.contains(
+                "\nLWM's blocks together: 800 flip-flops against the paper's 768 bits of \
+                 storage, 3001 um2 of osu018 cells. Two-level scheduling over round robin (32 \
+                 warps): +20 Yosys cells.\nFigures from"
+            ),
+            "{s}"
+        );
+        // No ASIC area: no area clause; no round robin row: no scheduler sentence; no
+        // flip-flops: no storage sentence.
+        let mut partial = rows.clone();
+        partial[1]["asic"] = Value::Null;
+        partial.pop();
+        let s = page_of(&lwm, &runs, partial).cost_markdown();
+        assert!(
+            s.contains("\nLWM's blocks together: 800 flip-flops against the paper's 768 bits of storage.\nFigures from"),
+            "{s}"
+        );
+        let mut none = rows;
+        none[0]["flip_flops"] = Value::Null;
+        let s = page_of(&lwm, &runs, none).cost_markdown();
+        assert!(
+            !s.contains("LWM's blocks together") && s.contains("\n Two-level scheduling over round robin (32 warps): +20 Yosys cells.\nFigures from"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn the_page_lists_every_comparison_with_the_paper() {
+        // Runs where every comparison has something to say: LWM256 loses on sort (memory
+        // latency) and hotspot (not), is faster without the memory optimisation on sort,
+        // and LWM128+2Lev4 beats LWM256+2Lev2.
+        let lwm = Lwm::new();
+        let mut runs = hand_runs(
+            &["sort", "hotspot"],
+            &[
+                (LEV8, &[1.2, 1.0]),
+                (LWM256, &[0.8, 0.9]),
+                (LWM256.with_opts(false, true), &[1.0, 0.9]),
+                (cfg(128, 4), &[1.6, 1.2]),
+            ],
+        );
+        edit(&mut runs, LWM256.with_ideal_memory(), "hotspot", |m| {
+            m.cycles = 1100
+        });
+        let rows = vec![
+            cost_row("sub_warp_unit", Some(300), Some(900), Some(1000.0)),
+            cost_row("branch_buffers", Some(500), Some(700), Some(2000.0)),
+            cost_row("two_level_scheduler", Some(10), Some(120), None),
+            cost_row("round_robin_scheduler", Some(10), Some(100), None),
+        ];
+        let page = page_of(&lwm, &runs, rows).markdown();
+        // Written here, not taken from the code: a change that drops one fails.
+        for comparison in [
+            "Averages beside the paper's (§6.1):",
+            "| 2Lev8 | +10.0% | +9.5% | +10.1% |",
+            "| LWM256 | -15.0% | -15.1% | +7.6% |",
+            "| LWM256+2Lev2 | +0.0% | +0.0% | +17.0% |",
+            "## Beside the paper, measured\n\n- **Figure 9 averages.**",
+            "\n- **Where each mechanism helps.**",
+            "(medium or high: sort) -20.0%, on the others -10.0%",
+            "(medium or high: hotspot) +0.0%, on the others +20.0%",
+            "\n- **LWM256 loses on some workloads**",
+            " Memory latency: sort 0.800",
+            " Not memory latency (the loss stays with ideal memory): hotspot 0.900",
+            "\n- **Figure 12, memory optimisation.**",
+            " Without it, faster on sort 0.800 -> 1.000",
+            "\n- **Figure 12, jump optimisation.**",
+            "\n- **Figure 11.**",
+            "\n- **Figure 13.**",
+            "\n- **Figure 14.**",
+            " The largest difference is sort (1.600 against 1.000, +0.600)",
+            "LWM's blocks together: 800 flip-flops against the paper's 768 bits",
+            " Two-level scheduling over round robin (32 warps): +20 Yosys cells.",
+        ] {
+            assert!(page.contains(comparison), "no `{comparison}` in\n{page}");
+        }
+        // The items of "Beside the paper", each listed above and no other.
+        let section = &page[page.find("## Beside the paper").unwrap()..];
+        let section = &section[..section.find("\n## ").unwrap()];
+        assert_eq!(section.matches("\n- **").count(), 8, "{section}");
+    }
 
     #[test]
     fn figure_14_takes_each_warp_sizes_fetch_group_of_the_best_mean() {

@@ -217,6 +217,12 @@ fn the_capri_page_regenerates() {
     assert_page_regenerates(&weft_eval::capri::Capri::new(), &["backp", "fft"]);
 }
 
+#[test]
+fn the_dom_page_regenerates() {
+    // The two cheapest kernels (every point of the study on each: 140 runs).
+    assert_page_regenerates(&weft_eval::dom::Dom::new(), &["lj", "nl"]);
+}
+
 /// The capri page splits every run's core-cycles into busy and idle ones and reads a
 /// scheme's change in cycles as the sum of the parts' changes: that holds only if each
 /// idle core-cycle is counted once, under one reason, on every recorded run.

@@ -4,8 +4,13 @@
 //! the preset's parameters, assumes reset in its first cycle and states each property
 //! as an assertion labelled `p_<name>`.
 //!
-//! Each property is proved on its own (the other assertions removed with `chformal`)
-//! by Yosys's `sat -tempinduct`: the base case is bounded model checking from reset,
+//! A harness states the invariants its properties' inductions stand on as properties
+//! of their own, labelled `p_inv_<what>`. Each property is proved with the invariants
+//! asserted beside it (the other assertions removed with `chformal`; an invariant's
+//! proof is the invariants' joint proof), so a failure is the property's or an
+//! invariant's, and the induction assumes both held in the earlier steps; a planted
+//! bug is checked on the property alone (`Keep::Alone`), so its failure is the
+//! property's own clause. Proofs use Yosys's `sat -tempinduct`: the base case is bounded model checking from reset,
 //! the induction step k-induction, both with Yosys's built-in SAT solver. Measured on
 //! `sub_warp_unit_4x8`: `yosys-smtbmc` with Debian's z3 4.8.12 had not finished step 0
 //! of a two-assertion harness after 5 minutes (Debian's boolector crashes in its
@@ -68,6 +73,38 @@ impl Proof {
     }
 }
 
+/// The label prefix of a harness's invariants.
+pub const INVARIANT: &str = "p_inv_";
+
+/// Whether the property `name` is an invariant (`p_inv_<what>`).
+pub fn is_invariant(name: &str) -> bool {
+    name.starts_with(INVARIANT)
+}
+
+/// Which assertions a property's proof keeps beside its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The harness's invariants (`p_inv_*`): the induction stands on them, and a
+    /// failure is the property's or an invariant's (what `weft prove` runs).
+    Invariants,
+    /// None: a failure is the property's own (what a planted bug is checked with).
+    Alone,
+}
+
+/// How far a proof searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Bounded model checking from reset and k-induction: [`Outcome::Proved`] when the
+    /// induction closes (what `weft prove` runs).
+    Induction,
+    /// Bounded model checking from reset only: no counterexample within the depth is
+    /// [`Outcome::HoldsTo`]. What the invariants on a planted bug's Verilog need (every
+    /// state the property's counterexample passes through); measured on `capt_8`'s
+    /// invariants to depth 8 on a planted bug: 23 s, where the induction search ran for
+    /// minutes without closing.
+    BaseOnly,
+}
+
 /// A block's property harness with the parameters of one preset.
 pub struct Harness<'a> {
     pub text: &'a str,
@@ -98,11 +135,14 @@ pub fn properties(harness: &str) -> Vec<String> {
 }
 
 /// The Yosys script proving `property` of the harness against `verilog`.
+#[allow(clippy::too_many_arguments)]
 fn script(
     verilog: &Path,
     harness: &Path,
     params: &[(String, u64)],
     property: &str,
+    keep: Keep,
+    search: Search,
     depth: u32,
     vcd: &Path,
 ) -> String {
@@ -119,7 +159,12 @@ fn script(
     }
     steps.extend([
         "prep -flatten -top weft_prove".to_string(),
-        format!("chformal -remove t:$assert n:{property} %d"),
+        match keep {
+            Keep::Invariants => {
+                format!("chformal -remove t:$assert n:{property} n:{INVARIANT}* %u %d")
+            }
+            Keep::Alone => format!("chformal -remove t:$assert n:{property} %d"),
+        },
         // Keep the property's cone of influence only: logic that fed just the removed
         // assertions goes (a 4-channel token buffer, one property to depth 6: 14 s -> 1.3 s).
         "opt_clean".to_string(),
@@ -127,8 +172,12 @@ fn script(
         // Registers start at zero except those with an initial value (the harness's
         // `init`, which assumes reset); cycle 1 is the reset cycle and is not checked.
         format!(
-            "sat -tempinduct -prove-asserts -set-assumes -set-init-zero -seq 1 -maxsteps {depth} \
+            "sat -tempinduct{} -prove-asserts -set-assumes -set-init-zero -seq 1 -maxsteps {depth} \
              -show-public -dump_vcd {} weft_prove",
+            match search {
+                Search::Induction => "",
+                Search::BaseOnly => " -tempinduct-baseonly",
+            },
             vcd.display()
         ),
     ]);
@@ -183,13 +232,16 @@ pub fn parse_sat(log: &str, depth: u32, vcd: &Path) -> Result<Outcome, String> {
     Err("the solver's log has no result".into())
 }
 
-/// Proves `property` of `harness` on the module `preset` in `verilog`; the harness and
-/// any counterexample are written into `dir`.
+/// Proves `property` of `harness` (with the assertions `keep` says) on the module
+/// `preset` in `verilog`; the harness and any counterexample are written into `dir`.
+#[allow(clippy::too_many_arguments)]
 pub fn prove_one(
     preset: &str,
     verilog: &Path,
     harness: &Harness,
     property: &str,
+    keep: Keep,
+    search: Search,
     depth: u32,
     dir: &Path,
     limit: Option<Duration>,
@@ -210,6 +262,8 @@ pub fn prove_one(
         &abs(&harness_file)?,
         &harness.params,
         property,
+        keep,
+        search,
         depth,
         &vcd,
     );
@@ -238,7 +292,8 @@ pub fn prove_one(
     })
 }
 
-/// Proves every property of `harness` (two at a time), in the harness's order.
+/// Proves every property of `harness` (two at a time, each with the invariants), in
+/// the harness's order.
 pub fn prove(
     preset: &str,
     verilog: &Path,
@@ -254,7 +309,17 @@ pub fn prove(
         ));
     }
     parallel(&names, 2, |p| {
-        prove_one(preset, verilog, harness, p, depth, dir, limit)
+        prove_one(
+            preset,
+            verilog,
+            harness,
+            p,
+            Keep::Invariants,
+            Search::Induction,
+            depth,
+            dir,
+            limit,
+        )
     })
     .into_iter()
     .collect()

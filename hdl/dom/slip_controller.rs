@@ -13,7 +13,7 @@
 //! | clock, reset | in | 1 | reset: every counter and limit bit 0, max-slip = `INIT` |
 //! | warp | in | WW | warp of this cycle's `mem_op` / `clear`, and of the outputs |
 //! | clear | in | 1 | the warp gets new software threads: its counters become 0 |
-//! | mem_op | in | 1 | the warp completed a memory op (blocked ops are not events) |
+//! | mem_op | in | 1 | the warp executed a memory op (a slip event; `warp_memory_divergence` and the core count refused ones too) |
 //! | considered | in | LANES | threads active on the branch divergence stack |
 //! | exec_mask | in | LANES | threads that executed the op |
 //! | hit_mask | in | LANES | threads whose access hit |

@@ -10,7 +10,7 @@
 //!        └── completes at a PC found in the MDT ──> re-enable that entry's ready threads
 //!  reconverge (barrier, call, return) ──────────> re-enable every entry's ready threads
 //!  fill line ──> every MCB entry: waiting threads on the line -> ready, data captured
-//!  active = branch_mask & !waiting     slip: event = op completes, slipped = op diverged
+//!  active = branch_mask & !waiting     slip: event = op executes (refused too), slipped = op diverged
 //! ```
 //!
 //! | port | dir | width | meaning |
@@ -52,7 +52,15 @@
 //!   every entry at once (§4.3 repeats "until the MDT is empty"; the core repeats
 //!   `reconverge` while `waiting` is not empty). Threads still waiting stay masked off.
 //! - Released threads take their value from the MCB; they rejoin `active` next cycle.
-//! - The slip controller sees completed ops only; `considered` is `branch_mask`.
+//! - Every load the warp executes is a slip event with its lookup's hits, a refused
+//!   (blocking) one included; `slipped` is the MDT's accept; `considered` is
+//!   `branch_mask`. §5.1: threads at the limit "are disabled and their counters get
+//!   decremented when the remaining threads hit". If only completed ops counted, a warp
+//!   whose leaders reached the limit would be stuck: its divergent loads are refused
+//!   (no event), and the replay of a refused load completes all-hit, which lowers
+//!   nobody (the shrink rule lowers considered threads that did not hit). Counting the
+//!   refused load lets its hitting tail lower the missing leaders. A replay is an event
+//!   too; all-hit, it changes no counter.
 use crate::dom::mcb_entry::McbEntry;
 use crate::dom::mdt::Mdt;
 use crate::dom::slip_controller::SlipController;
@@ -303,10 +311,10 @@ impl<
         self.mdt.release_mask.next = self.rel_all.val();
         self.release_mask.next = self.rel_all.val();
         self.release_data.next = self.rdata.val();
-        // Slip counters see every completed load.
+        // Slip counters see every executed load, refused (blocking) ones too.
         self.slip.warp.next = self.warp0.val();
         self.slip.clear.next = false;
-        self.slip.mem_op.next = self.complete.val();
+        self.slip.mem_op.next = self.do_op.val();
         self.slip.considered.next = self.branch_mask.val();
         self.slip.exec_mask.next = self.e.val();
         self.slip.hit_mask.next = self.hit_mask.val();

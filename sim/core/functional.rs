@@ -91,37 +91,40 @@ impl Program {
     /// reconvergence point; calls through registers and indirect jumps other than the
     /// return are refused with their address.
     pub fn cfg(&self) -> Result<Cfg, String> {
-        cfg::analyse(self.image.kernel, |pc| {
-            let inst = self.fetch(pc)?;
-            let target = pc.wrapping_add(inst.imm as u32);
-            // `call` and `tail` as the linker leaves them: `auipc r, hi` then
-            // `jalr rd, lo(r)`, a pc-relative target known before the run.
-            let paired = (inst.op == Op::Jalr && inst.rs1 != 0)
-                .then(|| self.fetch(pc.wrapping_sub(4)).ok())
-                .flatten()
-                .filter(|prev| prev.op == Op::Auipc && prev.rd == inst.rs1)
-                .map(|prev| {
-                    pc.wrapping_sub(4)
-                        .wrapping_add(prev.imm as u32)
-                        .wrapping_add(inst.imm as u32)
-                });
-            Ok(match (inst.op, paired) {
-                (Op::Jal, _) if inst.rd == 0 => Flow::Jump { target },
-                (Op::Jal, _) if inst.rd == 1 => Flow::Call { target },
-                (Op::Jalr, Some(target)) if inst.rd == 0 => Flow::Jump { target },
-                (Op::Jalr, Some(target)) if inst.rd == 1 => Flow::Call { target },
-                (Op::Jalr, None) if inst.rd == 0 && inst.rs1 == 1 && inst.imm == 0 => {
-                    Flow::Return
-                }
-                (Op::Jal | Op::Jalr, _) => {
-                    return Err(format!(
-                        "`{}` at {pc:#x}: a jump the model cannot follow (only direct calls and jumps, `auipc`+`jalr` pairs, and the return)",
-                        inst.mnemonic()
-                    ))
-                }
-                _ if inst.is_branch() => Flow::Branch { taken: target },
-                _ => Flow::Next,
-            })
+        cfg::analyse(self.image.kernel, |pc| self.flow(pc))
+    }
+
+    /// How the instruction at `pc` passes control on: direct jumps and calls, `auipc` +
+    /// `jalr` pairs (`call` and `tail` as the linker leaves them), the return
+    /// (`jalr x0, 0(ra)`); any other jump is refused with its address.
+    pub fn flow(&self, pc: u32) -> Result<Flow, String> {
+        let inst = self.fetch(pc)?;
+        let target = pc.wrapping_add(inst.imm as u32);
+        // `call` and `tail` as the linker leaves them: `auipc r, hi` then
+        // `jalr rd, lo(r)`, a pc-relative target known before the run.
+        let paired = (inst.op == Op::Jalr && inst.rs1 != 0)
+            .then(|| self.fetch(pc.wrapping_sub(4)).ok())
+            .flatten()
+            .filter(|prev| prev.op == Op::Auipc && prev.rd == inst.rs1)
+            .map(|prev| {
+                pc.wrapping_sub(4)
+                    .wrapping_add(prev.imm as u32)
+                    .wrapping_add(inst.imm as u32)
+            });
+        Ok(match (inst.op, paired) {
+            (Op::Jal, _) if inst.rd == 0 => Flow::Jump { target },
+            (Op::Jal, _) if inst.rd == 1 => Flow::Call { target },
+            (Op::Jalr, Some(target)) if inst.rd == 0 => Flow::Jump { target },
+            (Op::Jalr, Some(target)) if inst.rd == 1 => Flow::Call { target },
+            (Op::Jalr, None) if inst.rd == 0 && inst.rs1 == 1 && inst.imm == 0 => Flow::Return,
+            (Op::Jal | Op::Jalr, _) => {
+                return Err(format!(
+                    "`{}` at {pc:#x}: a jump the model cannot follow (only direct calls and jumps, `auipc`+`jalr` pairs, and the return)",
+                    inst.mnemonic()
+                ))
+            }
+            _ if inst.is_branch() => Flow::Branch { taken: target },
+            _ => Flow::Next,
         })
     }
 
@@ -281,6 +284,15 @@ pub struct FunctionalRun {
     pub image: Image,
     /// Instructions the kernel's threads executed (`weft_setup` excluded).
     pub thread_instructions: u64,
+    /// Of them, loads and stores.
+    pub memory_thread_instructions: u64,
+}
+
+/// What the threads of a run executed so far: instructions, of them loads and stores.
+#[derive(Default)]
+struct Executed {
+    instructions: u64,
+    memory: u64,
 }
 
 /// How one thread's turn ended.
@@ -296,14 +308,14 @@ fn turn(
     thread: &mut Thread,
     memory: &mut ThreadMemory,
     env: &ThreadEnv,
-    executed: &mut u64,
+    executed: &mut Executed,
     limit: u64,
 ) -> Result<Turn, String> {
     loop {
         if thread.pc == EXIT_PC {
             return Ok(Turn::Exited);
         }
-        if *executed >= limit {
+        if executed.instructions >= limit {
             return Err(format!(
                 "stopped after {limit} thread instructions (thread {} at {:#x}); raise the limit if the kernel is meant to run longer",
                 env.tid, thread.pc
@@ -313,7 +325,10 @@ fn turn(
         let effect = thread
             .step(inst, memory, env)
             .map_err(|f| format!("thread {}: {f}", env.tid))?;
-        *executed += 1;
+        executed.instructions += 1;
+        if inst.is_load() || inst.is_store() {
+            executed.memory += 1;
+        }
         match effect {
             Effect::Barrier => return Ok(Turn::AtBarrier),
             Effect::Exit => return Ok(Turn::Exited),
@@ -339,7 +354,7 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
         &mut thread,
         &mut memory,
         &launch.env(0),
-        &mut 0,
+        &mut Executed::default(),
         limit,
     );
     match turned.map_err(|e| format!("weft_setup: {e}"))? {
@@ -355,7 +370,7 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
 pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun, String> {
     let Program { mut image, code } = program;
     run_setup(&code, &mut image, launch, limit)?;
-    let mut executed = 0;
+    let mut executed = Executed::default();
     for cta in 0..launch.threads / launch.cta {
         let first = cta * launch.cta;
         let mut threads: Vec<Thread> = (0..launch.cta)
@@ -394,6 +409,7 @@ pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun
     }
     Ok(FunctionalRun {
         image,
-        thread_instructions: executed,
+        thread_instructions: executed.instructions,
+        memory_thread_instructions: executed.memory,
     })
 }

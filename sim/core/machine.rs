@@ -20,6 +20,9 @@ pub enum Divergence {
     TbcPlus,
     /// TBC where a warp waits only if the CAPT predicts compaction pays (CAPRI).
     Capri,
+    /// PDOM with diverge on miss: a global load whose threads partly miss in the L1 lets
+    /// the threads that hit run on; the others wait and rejoin later (DoM §4).
+    Dom,
 }
 
 impl Divergence {
@@ -31,6 +34,7 @@ impl Divergence {
             Divergence::Tbc => "tbc",
             Divergence::TbcPlus => "tbc+",
             Divergence::Capri => "capri",
+            Divergence::Dom => "dom",
         }
     }
 }
@@ -57,11 +61,29 @@ pub enum DramScheduler {
     FrFcfs,
 }
 
+/// Which model times the run: the SIMT core or the VGIW engine (docs/core.md §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Timing {
+    Simt,
+    Vgiw,
+}
+
+impl Timing {
+    pub fn name(self) -> &'static str {
+        match self {
+            Timing::Simt => "simt",
+            Timing::Vgiw => "vgiw",
+        }
+    }
+}
+
 /// Every parameter of the modelled GPU. Field names are the keys of `--set` and of a
 /// machine file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Machine {
+    pub timing: Timing,
     pub cores: u32,
     pub lanes: u32,
     pub warps: u32,
@@ -85,6 +107,7 @@ pub struct Machine {
     pub l1_ways: u32,
     pub l1_line: u32,
     pub l1_latency: u32,
+    pub l1_ports: u32,
     pub l1_mshrs: u32,
     pub l1_mshr_merge: u32,
     pub l2_kb: u32,
@@ -99,10 +122,36 @@ pub struct Machine {
     pub dram_scheduler: DramScheduler,
     pub dram_gbps: f64,
     pub clock_mhz: f64,
+    pub dom_mdt_entries: u32,
+    pub dom_max_slip: u32,
+    pub dom_adaptive: bool,
+    pub dom_period: u32,
+    pub dom_idle_max: f64,
+    pub dom_bw_min: f64,
+    pub dom_stall_min: f64,
+    pub l1_banks: u32,
+    pub vgiw_alu_units: u32,
+    pub vgiw_special_units: u32,
+    pub vgiw_lv_units: u32,
+    pub vgiw_ldst_units: u32,
+    pub vgiw_split_join_units: u32,
+    pub vgiw_cvus: u32,
+    pub vgiw_reconfig: u32,
+    pub vgiw_alu_latency: u32,
+    pub vgiw_special_latency: u32,
+    pub vgiw_replica_threads: u32,
+    pub vgiw_tile: u32,
+    pub vgiw_cvt_bits: u32,
+    pub lvc_kb: u32,
+    pub lvc_latency: u32,
 }
 
 /// Every key with its meaning, in the order `weft run --list-keys` prints them.
 pub const KEYS: &[(&str, &str)] = &[
+    (
+        "timing",
+        "simt (the SIMT core) or vgiw (the VGIW engine: the kernel lowered to basic-block dataflow graphs on a fabric of vgiw_* units)",
+    ),
     ("cores", "SIMT cores; they share the DRAM"),
     ("lanes", "SIMD lanes per core (1..=64)"),
     ("warps", "warp slots per core (1..=64)"),
@@ -121,7 +170,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("max_ctas", "CTAs resident per core at most; 0 = as many as the warp slots hold"),
     (
         "divergence",
-        "pdom (WPDOM: a divergence stack per warp), lwm (large warps with sub-warping), tbc (thread block compaction: a CTA-wide stack, every warp waits at every branch and jump for its CTA's others, then warps are formed anew), tbc+ (tbc without the wait at jumps and at branches proven uniform), capri (tbc where a diverged warp waits only if the CAPT predicts compaction pays)",
+        "pdom (WPDOM: a divergence stack per warp), lwm (large warps with sub-warping), tbc (thread block compaction: a CTA-wide stack, every warp waits at every branch and jump for its CTA's others, then warps are formed anew), tbc+ (tbc without the wait at jumps and at branches proven uniform), capri (tbc where a diverged warp waits only if the CAPT predicts compaction pays), dom (pdom with diverge on miss: the threads of a global load that hit in the L1 run on, the threads that miss wait and rejoin at the load's next execution once their lines are in)",
     ),
     ("lwm_memory_opt", "lwm: a global memory instruction issues one row per sub-warp"),
     ("lwm_jump_opt", "lwm: an unconditional jump issues as one sub-warp"),
@@ -156,6 +205,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("l1_ways", "L1 ways"),
     ("l1_line", "L1 line size in bytes (the coalescing unit)"),
     ("l1_latency", "L1 hit latency in cycles"),
+    (
+        "l1_ports",
+        "distinct lines the L1 looks up per cycle: a global memory instruction holds the issue slot ceil(lines / l1_ports) cycles (1: one line per cycle, the LWM paper's coalescer)",
+    ),
     ("l1_mshrs", "L1 miss status holding registers (distinct lines in flight)"),
     ("l1_mshr_merge", "requests merged into one MSHR at most"),
     ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
@@ -176,6 +229,82 @@ pub const KEYS: &[(&str, &str)] = &[
     ("dram_scheduler", "fcfs or fr-fcfs (row hits first)"),
     ("dram_gbps", "DRAM bandwidth in GB/s (10^9 bytes per second)"),
     ("clock_mhz", "core clock in MHz: turns dram_gbps into bytes per cycle"),
+    (
+        "dom_mdt_entries",
+        "dom: memory divergence table entries per warp (the DoM paper's M): loads, by PC, whose missing threads a warp may have waiting",
+    ),
+    (
+        "dom_max_slip",
+        "dom: the core's max-slip at the start, 0..=255 (how many divergent loads a thread may run ahead of its warp's slowest); 0 runs every load blocking",
+    ),
+    (
+        "dom_adaptive",
+        "dom: true moves max-slip by one at the end of each dom_period (the adaptive diff); false keeps dom_max_slip (fixed slip)",
+    ),
+    ("dom_period", "dom: the adaptive diff's sampling period in cycles"),
+    (
+        "dom_idle_max",
+        "dom: a period is ALU bound when at most this share of its cycles started no instruction",
+    ),
+    (
+        "dom_bw_min",
+        "dom: a period is bandwidth bound when the DRAM bus moved data in at least this share of its cycles",
+    ),
+    (
+        "dom_stall_min",
+        "dom: a period is latency bound when the core waited on memory in at least this share of its cycles",
+    ),
+    (
+        "l1_banks",
+        "vgiw: L1 banks of 4-byte words (word w in bank w % l1_banks); a bank takes one access per cycle",
+    ),
+    ("vgiw_alu_units", "vgiw: combined FPU-ALU units (ALU, multiply, FPU ops, branch compares)"),
+    (
+        "vgiw_special_units",
+        "vgiw: special compute units (divide, remainder, float divide, square root)",
+    ),
+    ("vgiw_lv_units", "vgiw: live value units (one per live-value read or write of a block)"),
+    ("vgiw_ldst_units", "vgiw: load/store units (one per load or store of a block)"),
+    (
+        "vgiw_split_join_units",
+        "vgiw: split/join units (one per memory access that waits on an earlier one of its block)",
+    ),
+    (
+        "vgiw_cvus",
+        "vgiw: control vector units; a replica of a block takes two (its initiator and terminator)",
+    ),
+    (
+        "vgiw_reconfig",
+        "vgiw: cycles to configure the fabric for a block (paid when the scheduled block is not the configured one)",
+    ),
+    (
+        "vgiw_alu_latency",
+        "vgiw: cycles of an FPU-ALU node, its hop to the next unit included",
+    ),
+    (
+        "vgiw_special_latency",
+        "vgiw: cycles of a special compute node, its hop included (pipelined: one thread per cycle)",
+    ),
+    (
+        "vgiw_replica_threads",
+        "vgiw: threads in flight per replica at most (the token buffers' virtual channels); a thread holds one from injection to its end",
+    ),
+    (
+        "vgiw_tile",
+        "vgiw: threads in a tile (whole CTAs, at least one; tiles run one after the other); 0: the VGIW paper's rule, vgiw_cvt_bits over the kernel's basic blocks",
+    ),
+    (
+        "vgiw_cvt_bits",
+        "vgiw: bits of the control vector table (one per thread per basic block); sets the tile when vgiw_tile = 0",
+    ),
+    (
+        "lvc_kb",
+        "vgiw: live value cache size in KiB (4-way, 128-byte lines of 32 threads' values of one live value)",
+    ),
+    (
+        "lvc_latency",
+        "vgiw: cycles of a live value cache hit; a miss adds l2_latency (backed by the L2)",
+    ),
 ];
 
 impl Default for Machine {
@@ -222,6 +351,7 @@ impl Machine {
             l1_ways: 4,
             l1_line: 128,
             l1_latency: 1,
+            l1_ports: 1,
             l1_mshrs: 32,
             l1_mshr_merge: 32,
             l2_kb: 0,
@@ -236,6 +366,35 @@ impl Machine {
             dram_scheduler: DramScheduler::Fcfs,
             dram_gbps: 128.0,
             clock_mhz: 1500.0,
+            // Diverge on miss (divergence = dom): the DoM paper's Table 1 (M = 2) and
+            // the slip presets of its hardware (max-slip 8 after reset; 100 000-cycle
+            // periods, §5.2); the thresholds are not in the paper: 1% idle cycles is
+            // ALU bound, half the cycles moving data bandwidth bound, a quarter of them
+            // waiting on memory latency bound.
+            dom_mdt_entries: 2,
+            dom_max_slip: 8,
+            dom_adaptive: true,
+            dom_period: 100_000,
+            dom_idle_max: 0.01,
+            dom_bw_min: 0.5,
+            dom_stall_min: 0.25,
+            // The VGIW engine's keys (used only with timing = vgiw): the vgiw preset's.
+            timing: Timing::Simt,
+            l1_banks: 32,
+            vgiw_alu_units: 32,
+            vgiw_special_units: 12,
+            vgiw_lv_units: 16,
+            vgiw_ldst_units: 16,
+            vgiw_split_join_units: 16,
+            vgiw_cvus: 16,
+            vgiw_reconfig: 34,
+            vgiw_alu_latency: 4,
+            vgiw_special_latency: 10,
+            vgiw_replica_threads: 64,
+            vgiw_tile: 0,
+            vgiw_cvt_bits: 32 * 1024,
+            lvc_kb: 64,
+            lvc_latency: 4,
         }
     }
 
@@ -278,6 +437,7 @@ impl Machine {
             l1_ways: 8,
             l1_line: 64,
             l1_latency: 1,
+            l1_ports: 1,
             l1_mshrs: 32,
             l1_mshr_merge: 8,
             l2_kb: 1024,
@@ -292,17 +452,158 @@ impl Machine {
             dram_scheduler: DramScheduler::FrFcfs,
             dram_gbps: 102.4,
             clock_mhz: 325.0,
+            ..Machine::lwm()
+        }
+    }
+
+    /// The DoM paper's machine (its §7.1-7.2), baseline blocking (`divergence = pdom`;
+    /// `divergence = dom` turns diverge on miss on): one of its 32 cores, 32 lanes, one
+    /// warp (the eval sets `warps` = `fetch_group` = 1..16: plain round robin), a CPI of
+    /// one for every instruction (`pipeline_depth = 1`, SFU as wide as the lanes, no extra
+    /// latency), a 32 KB 4-way L1 with 32-byte lines, 500-cycle memory and the core's
+    /// fair share of the chip's 256 GB/s at 2 GHz (8 GB/s: 4 bytes per cycle, a line per
+    /// 8 cycles), outstanding misses not a limit.
+    ///
+    /// What the paper leaves open, chosen here: every line of a memory instruction
+    /// looked up in one cycle (`l1_ports = 32`: its simulator charges a memory
+    /// instruction one cycle, and its k-means runs at peak with one warp); 1-cycle L1
+    /// hits; memory as one bank whose every access takes 499 cycles plus the L1's 1
+    /// (the bus, not the bank, limits bandwidth); 1024 MSHRs merging 64 requests;
+    /// 128 stack entries (a divergent loop exit takes two); the optional L2 (§8.4,
+    /// `l2_kb = 256`) 16-way with 20-cycle hits.
+    pub fn dom() -> Machine {
+        Machine {
+            cores: 1,
+            warps: 1,
+            fetch_group: 1,
+            stack_entries: 128,
+            pipeline_depth: 1,
+            sfu_lanes: 32,
+            sfu_latency: 0,
+            l1_kb: 32,
+            l1_ways: 4,
+            l1_line: 32,
+            l1_latency: 1,
+            l1_ports: 32,
+            l1_mshrs: 1024,
+            l1_mshr_merge: 64,
+            l2_kb: 0,
+            l2_ways: 16,
+            l2_latency: 20,
+            dram_channels: 1,
+            dram_banks: 1,
+            dram_queue: 0,
+            dram_row_bytes: 2048,
+            dram_row_hit: 499,
+            dram_row_conflict: 499,
+            dram_scheduler: DramScheduler::Fcfs,
+            dram_gbps: 8.0,
+            clock_mhz: 2000.0,
+            ..Machine::lwm()
+        }
+    }
+
+    /// The VGIW paper's baseline (its §4): one GTX480 SM as GPGPU-Sim models it, with
+    /// the SM's share of the chip's L2 and DRAM. The paper gives only "GTX480"; every
+    /// value is from GPGPU-Sim's GTX480 configuration (`SM2_GTX480`): 48 warps of 32
+    /// (1536 threads), 1.4 GHz shader clock (its 700 MHz core clock counts two-cycle
+    /// issues of 16 lanes: one 32-wide issue per 1.4 GHz cycle is the same peak), a
+    /// scoreboard, 4 SFU lanes, up to 8 CTAs, the 48 KB L1 of the "prefer L1" split
+    /// (6-way, 128-byte lines, 64 MSHRs merging 8), 35 cycles at 700 MHz for an L1 hit
+    /// (70 here); a 768 KB L2 over 15 SMs (48 KB here; 16-way as the paper's Table 1),
+    /// 120 cycles at 700 MHz (240); GDDR5 at 177.4 GB/s over 15 SMs (11.83 GB/s), 16
+    /// banks, FR-FCFS, 100 cycles at 700 MHz plus CAS (200 row hit), tRP + tRCD of 24
+    /// cycles at 924 MHz (235 row conflict); floating-point divide 39 cycles at 700 MHz
+    /// (78 of SFU latency).
+    ///
+    /// Chosen here (not in either source): 2 KB DRAM rows; an 8-stage pipeline (an add
+    /// takes 4 cycles at 700 MHz); private memory as the L1 (70 cycles: Fermi caches
+    /// local memory in the L1); CTA-shared memory 6 cycles; round-robin fetch (weft's
+    /// core has no GTO scheduler, no second scheduler and one load in flight per warp:
+    /// the SIMT-side features the GTX480 has and this preset lacks).
+    pub fn fermi() -> Machine {
+        Machine {
+            cores: 1,
+            lanes: 32,
+            warps: 48,
+            warp_size: 32,
+            fetch_group: 48,
+            max_ctas: 8,
+            divergence: Divergence::Pdom,
+            lwm_memory_opt: false,
+            lwm_jump_opt: false,
+            stack_entries: 64,
+            scoreboard: true,
+            pipeline_depth: 8,
+            sfu_lanes: 4,
+            sfu_latency: 78,
+            private_latency: 70,
+            shared_latency: 6,
+            l1_kb: 48,
+            l1_ways: 6,
+            l1_line: 128,
+            l1_latency: 70,
+            l1_ports: 1,
+            l1_mshrs: 64,
+            l1_mshr_merge: 8,
+            l2_kb: 48,
+            l2_ways: 16,
+            l2_latency: 240,
+            dram_channels: 1,
+            dram_banks: 16,
+            dram_queue: 0,
+            dram_row_bytes: 2048,
+            dram_row_hit: 200,
+            dram_row_conflict: 235,
+            dram_scheduler: DramScheduler::FrFcfs,
+            dram_gbps: 11.83,
+            clock_mhz: 1400.0,
+            ..Machine::lwm()
+        }
+    }
+
+    /// One VGIW core at the paper's scale (its Table 1, §2-3): 108 units (32 FPU-ALU, 12
+    /// special compute, 16 live value, 16 load/store, 16 split/join, 16 control vector
+    /// units), 1.4 GHz, a 64 KB 4-way L1 of 32 banks and 128-byte lines (write-back with
+    /// allocation, §3.6), a 64 KB live value cache, 34-cycle reconfiguration (§2), and
+    /// `fermi`'s L2 and DRAM share (§3.6: the memory system is Fermi's).
+    ///
+    /// Chosen here (not in the paper): the L1 hit latency of `fermi` (the same memory
+    /// pipeline); 4 cycles per FPU-ALU node (a 3-cycle operation and a 1-cycle hop), 10
+    /// per special node (weft's RTL divide tile's 9 cycles and a hop); 64 threads in
+    /// flight per replica; 4-cycle live value cache hits; a control vector table of
+    /// 32 x 1024 bits (weft's `cvt` block at 32 blocks of 1024 threads), so tiles follow
+    /// the paper's §3.2 rule: 32 768 / blocks threads (32 768 for one block, 1 024 for 32).
+    pub fn vgiw() -> Machine {
+        Machine {
+            timing: Timing::Vgiw,
+            l1_kb: 64,
+            l1_ways: 4,
+            l1_line: 128,
+            l1_banks: 32,
+            vgiw_alu_units: 32,
+            vgiw_special_units: 12,
+            vgiw_lv_units: 16,
+            vgiw_ldst_units: 16,
+            vgiw_split_join_units: 16,
+            vgiw_cvus: 16,
+            vgiw_reconfig: 34,
+            lvc_kb: 64,
+            ..Machine::fermi()
         }
     }
 
     /// The named presets.
-    pub const PRESETS: &'static [&'static str] = &["lwm", "capri"];
+    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "dom", "fermi", "vgiw"];
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<Machine, String> {
         match name {
             "lwm" => Ok(Machine::lwm()),
             "capri" => Ok(Machine::capri()),
+            "dom" => Ok(Machine::dom()),
+            "fermi" => Ok(Machine::fermi()),
+            "vgiw" => Ok(Machine::vgiw()),
             _ => Err(format!(
                 "no machine preset `{name}` (presets: {}; or give a .toml file)",
                 Machine::PRESETS.join(", ")
@@ -380,6 +681,7 @@ impl Machine {
             ("l1_ways", self.l1_ways),
             ("l1_line", self.l1_line),
             ("l1_latency", self.l1_latency),
+            ("l1_ports", self.l1_ports),
             ("l1_mshrs", self.l1_mshrs),
             ("l1_mshr_merge", self.l1_mshr_merge),
             ("l2_ways", self.l2_ways),
@@ -472,6 +774,54 @@ impl Machine {
                 self.dram_row_conflict, self.dram_row_hit
             ));
         }
+        if self.dom_max_slip > 255 {
+            return Err(format!(
+                "dom_max_slip = {}: 0..=255 (the slip counters are 8 bits)",
+                self.dom_max_slip
+            ));
+        }
+        if !(1..=64).contains(&self.dom_mdt_entries) {
+            return Err(format!(
+                "dom_mdt_entries = {}: 1..=64",
+                self.dom_mdt_entries
+            ));
+        }
+        if self.dom_period == 0 {
+            return Err("dom_period = 0: must be at least 1".to_string());
+        }
+        for (key, v) in [
+            ("dom_idle_max", self.dom_idle_max),
+            ("dom_bw_min", self.dom_bw_min),
+            ("dom_stall_min", self.dom_stall_min),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("{key} = {v}: a share of the period, 0..=1"));
+            }
+        }
+        for (key, v) in [
+            ("l1_banks", self.l1_banks),
+            ("vgiw_alu_units", self.vgiw_alu_units),
+            ("vgiw_special_units", self.vgiw_special_units),
+            ("vgiw_lv_units", self.vgiw_lv_units),
+            ("vgiw_ldst_units", self.vgiw_ldst_units),
+            ("vgiw_split_join_units", self.vgiw_split_join_units),
+            ("vgiw_alu_latency", self.vgiw_alu_latency),
+            ("vgiw_special_latency", self.vgiw_special_latency),
+            ("vgiw_replica_threads", self.vgiw_replica_threads),
+            ("vgiw_cvt_bits", self.vgiw_cvt_bits),
+            ("lvc_kb", self.lvc_kb),
+            ("lvc_latency", self.lvc_latency),
+        ] {
+            if v == 0 {
+                return Err(format!("{key} = 0: must be at least 1"));
+            }
+        }
+        if self.vgiw_cvus < 2 {
+            return Err(format!(
+                "vgiw_cvus = {}: a replica needs two control vector units (initiator and terminator)",
+                self.vgiw_cvus
+            ));
+        }
         for (key, v) in [("dram_gbps", self.dram_gbps), ("clock_mhz", self.clock_mhz)] {
             if !(v.is_finite() && v > 0.0) {
                 return Err(format!("{key} = {v}: must be a positive number"));
@@ -524,6 +874,59 @@ mod tests {
         m.check().unwrap();
     }
 
+    /// The VGIW paper's Table 1 (108 units by class, 1.4 GHz, L1 64 KB 32 banks 128 B
+    /// 4-way, a 64 KB live value cache, §2's 34-cycle reconfiguration) on `fermi`'s L2
+    /// and DRAM; `fermi` is GPGPU-Sim's GTX480 SM with its share of the chip's memory.
+    #[test]
+    fn the_vgiw_preset_is_table_1_on_fermis_memory() {
+        let v = Machine::preset("vgiw").unwrap();
+        let units = [
+            v.vgiw_alu_units,
+            v.vgiw_special_units,
+            v.vgiw_lv_units,
+            v.vgiw_ldst_units,
+            v.vgiw_split_join_units,
+            v.vgiw_cvus,
+        ];
+        assert_eq!(units, [32, 12, 16, 16, 16, 16]);
+        assert_eq!(units.iter().sum::<u32>(), 108);
+        assert_eq!(
+            (v.timing, v.clock_mhz, v.vgiw_reconfig),
+            (Timing::Vgiw, 1400.0, 34)
+        );
+        assert_eq!(
+            (v.l1_kb, v.l1_banks, v.l1_line, v.l1_ways),
+            (64, 32, 128, 4)
+        );
+        assert_eq!(v.lvc_kb, 64);
+        let f = Machine::preset("fermi").unwrap();
+        assert_eq!(f.timing, Timing::Simt);
+        assert_eq!(
+            (f.warps * f.warp_size, f.lanes, f.clock_mhz),
+            (1536, 32, 1400.0)
+        );
+        assert_eq!((f.l1_kb, f.l1_line), (48, 128));
+        assert!(
+            (f.dram_gbps * 15.0 - 177.4).abs() < 0.1,
+            "a fifteenth of 177.4 GB/s"
+        );
+        let shared = |m: &Machine| {
+            (
+                m.l2_kb,
+                m.l2_ways,
+                m.l2_latency,
+                m.dram_banks,
+                m.dram_row_hit,
+                m.dram_row_conflict,
+                m.dram_scheduler,
+            )
+        };
+        assert_eq!(shared(&v), shared(&f));
+        assert_eq!(v.dram_gbps, f.dram_gbps);
+        v.check().unwrap();
+        f.check().unwrap();
+    }
+
     #[test]
     fn every_key_is_listed_once_and_has_a_value() {
         let values = Machine::lwm().values();
@@ -567,7 +970,7 @@ mod tests {
         assert_eq!((m.warps, m.fetch_group, m.lanes), (16, 4, 32));
         let err = Machine::from_toml("wraps = 16\n").unwrap_err();
         assert!(err.contains("wraps"), "{err}");
-        assert!(Machine::preset("fermi").unwrap_err().contains("lwm"));
+        assert!(Machine::preset("kepler").unwrap_err().contains("lwm"));
         let mut m = Machine::lwm();
         m.set_all(&["warps=8", "fetch_group=2"]).unwrap();
         assert_eq!(

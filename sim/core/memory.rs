@@ -47,7 +47,7 @@ pub enum Probe {
 
 /// A set-associative cache with LRU replacement (tags only).
 #[derive(Clone, Debug)]
-struct Cache {
+pub(crate) struct Cache {
     sets: usize,
     ways: usize,
     /// Per set, line numbers most recently used first.
@@ -55,7 +55,7 @@ struct Cache {
 }
 
 impl Cache {
-    fn new(kb: u32, ways: u32, line: u32) -> Cache {
+    pub(crate) fn new(kb: u32, ways: u32, line: u32) -> Cache {
         let sets = (kb as usize * 1024 / line as usize) / ways as usize;
         Cache {
             sets,
@@ -65,7 +65,7 @@ impl Cache {
     }
 
     /// Looks `line` up; a hit makes it the most recently used.
-    fn touch(&mut self, line: u32) -> bool {
+    pub(crate) fn touch(&mut self, line: u32) -> bool {
         let set = &mut self.lines[line as usize % self.sets];
         match set.iter().position(|&l| l == line) {
             Some(i) => {
@@ -76,16 +76,19 @@ impl Cache {
         }
     }
 
-    /// Fills `line`, evicting the least recently used line of its set.
-    fn fill(&mut self, line: u32) {
+    /// Fills `line`, evicting the least recently used line of its set: the evicted line.
+    pub(crate) fn fill(&mut self, line: u32) -> Option<u32> {
         if self.touch(line) {
-            return;
+            return None;
         }
         let set = &mut self.lines[line as usize % self.sets];
-        if set.len() == self.ways {
-            set.pop();
-        }
+        let evicted = if set.len() == self.ways {
+            set.pop()
+        } else {
+            None
+        };
         set.insert(0, line);
+        evicted
     }
 }
 
@@ -100,8 +103,10 @@ pub struct CacheStats {
     pub merged: u64,
     /// Lookups refused because no MSHR could take them, replayed later (L1 only).
     pub mshr_full: u64,
-    /// Stores written through.
+    /// Stores (written through; with a write-back L1, stores looked up).
     pub stores: u64,
+    /// Dirty lines written back (a write-back L1 only: evictions and the final flush).
+    pub writebacks: u64,
 }
 
 /// DRAM counters.
@@ -120,6 +125,8 @@ pub struct DramStats {
 #[derive(Clone, Debug)]
 struct Mshr {
     waiters: Vec<u32>,
+    /// A store waits for it (write-back L1: the line is dirty when it arrives).
+    dirty: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -159,6 +166,8 @@ pub struct MemorySystem {
     line_bytes: u32,
     l1_latency: u64,
     l1: Vec<Cache>,
+    /// Per core, the dirty lines of a write-back L1 (empty when the L1 writes through).
+    dirty: Vec<std::collections::HashSet<u32>>,
     mshrs: Vec<HashMap<u32, Mshr>>,
     mshr_limit: usize,
     merge_limit: usize,
@@ -188,6 +197,7 @@ impl MemorySystem {
             line_bytes: m.l1_line,
             l1_latency: u64::from(m.l1_latency),
             l1: vec![Cache::new(m.l1_kb, m.l1_ways, m.l1_line); cores],
+            dirty: vec![Default::default(); cores],
             mshrs: vec![HashMap::new(); cores],
             mshr_limit: m.l1_mshrs as usize,
             merge_limit: m.l1_mshr_merge as usize,
@@ -252,6 +262,7 @@ impl MemorySystem {
             line,
             Mshr {
                 waiters: vec![waiter],
+                dirty: false,
             },
         );
         let arrival = at + self.l1_latency;
@@ -299,6 +310,55 @@ impl MemorySystem {
             line,
             bytes: bursts.min(self.line_bytes),
             arrival: at + self.l1_latency,
+            reader: None,
+        });
+    }
+
+    /// A store of `line` by `waiter` of `core` at cycle `at` into a write-back L1 with
+    /// allocation (the VGIW engine's L1): a hit marks the line dirty and is done
+    /// `l1_latency` later; a miss fetches the line as a load does (an MSHR, merged or
+    /// refused alike) and the line is dirty when it arrives; the waiter hears of it
+    /// through [`MemorySystem::advance`]. Dirty lines go to the L2 (updated) and DRAM
+    /// (a whole line) when evicted or flushed.
+    pub fn store_allocate(&mut self, core: usize, at: u64, line: u32, waiter: u32) -> Probe {
+        let probe = self.load(core, at, line, waiter);
+        // Counted as a store, not a load.
+        self.l1_stats.loads -= 1;
+        match probe {
+            Probe::Full => {}
+            _ => self.l1_stats.stores += 1,
+        }
+        match probe {
+            Probe::Hit { .. } => {
+                self.dirty[core].insert(line);
+            }
+            Probe::Miss => self.mshrs[core].get_mut(&line).expect("just taken").dirty = true,
+            Probe::Full => {}
+        }
+        probe
+    }
+
+    /// Writes back every dirty line of `core`'s L1 at cycle `at` (the end of a kernel on
+    /// a write-back L1).
+    pub fn flush(&mut self, core: usize, at: u64) {
+        let mut lines: Vec<u32> = self.dirty[core].drain().collect();
+        lines.sort_unstable();
+        for line in lines {
+            self.write_back(at, line);
+        }
+    }
+
+    /// A dirty line leaving the L1 at `at`.
+    fn write_back(&mut self, at: u64, line: u32) {
+        self.l1_stats.writebacks += 1;
+        if let Some(l2) = &mut self.l2 {
+            self.l2_stats.stores += 1;
+            l2.touch(line);
+        }
+        self.enqueue(Request {
+            line,
+            bytes: self.line_bytes,
+            arrival: at,
             reader: None,
         });
     }
@@ -377,6 +437,11 @@ impl MemorySystem {
         banks.chain(done).min()
     }
 
+    /// Bytes the DRAM has moved (reads and writes served so far).
+    pub fn dram_bytes(&self) -> u64 {
+        self.dram_stats.bytes
+    }
+
     /// Whether nothing is queued or in flight.
     pub fn idle(&self) -> bool {
         self.completions.is_empty()
@@ -385,8 +450,8 @@ impl MemorySystem {
     }
 
     /// Runs the banks up to cycle `now` and reports every read completed by then as
-    /// (core, waiting warp, cycle), in completion order.
-    pub fn advance(&mut self, now: u64, done: &mut Vec<(usize, u32, u64)>) {
+    /// (core, waiting warp, line, cycle), in completion order.
+    pub fn advance(&mut self, now: u64, done: &mut Vec<(usize, u32, u32, u64)>) {
         for b in 0..self.banks.len() {
             while let Some(t) = self.decision(&self.banks[b]) {
                 if t > now {
@@ -403,9 +468,16 @@ impl MemorySystem {
             let Some(core) = reader else {
                 continue; // a write's transfer ended
             };
-            self.l1[core].fill(line);
+            if let Some(evicted) = self.l1[core].fill(line) {
+                if self.dirty[core].remove(&evicted) {
+                    self.write_back(t, evicted);
+                }
+            }
             if let Some(m) = self.mshrs[core].remove(&line) {
-                done.extend(m.waiters.into_iter().map(|w| (core, w, t)));
+                if m.dirty {
+                    self.dirty[core].insert(line);
+                }
+                done.extend(m.waiters.into_iter().map(|w| (core, w, line, t)));
             }
         }
     }
@@ -486,7 +558,7 @@ mod tests {
         let mut done = vec![];
         loop {
             mem.advance(now, &mut done);
-            if let Some(&(_, _, t)) = done.first() {
+            if let Some(&(_, _, _, t)) = done.first() {
                 return t;
             }
             now = mem.next_event().expect("something in flight");
@@ -543,6 +615,32 @@ mod tests {
     }
 
     #[test]
+    fn a_write_back_l1_allocates_on_a_store_and_writes_dirty_lines_back_once() {
+        // 1 KB 2-way L1 of 128-byte lines: 4 sets; lines 0, 4, 8 share set 0.
+        let mut mem = MemorySystem::new(&machine(&["l1_kb=1", "l1_ways=2"]));
+        assert_eq!(mem.store_allocate(0, 0, 0, 7), Probe::Miss, "fetched first");
+        assert_eq!(drain(&mut mem), [(7, 301)]);
+        assert_eq!(mem.store_allocate(0, 400, 0, 8), Probe::Hit { at: 401 });
+        assert_eq!(mem.dram_stats.writes, 0, "nothing written yet");
+        // Two more lines of set 0 evict line 0, dirty: one write-back of a whole line.
+        mem.load(0, 500, 4, 1);
+        drain(&mut mem);
+        mem.load(0, 1000, 8, 2);
+        drain(&mut mem);
+        assert_eq!((mem.l1_stats.writebacks, mem.dram_stats.writes), (1, 1));
+        assert_eq!(mem.l1_stats.stores, 2);
+        // A clean line evicted writes nothing; the flush writes the dirty ones.
+        mem.store_allocate(0, 2000, 1, 3);
+        drain(&mut mem);
+        mem.flush(0, 3000);
+        mem.flush(0, 3000);
+        drain(&mut mem);
+        assert_eq!((mem.l1_stats.writebacks, mem.dram_stats.writes), (2, 2));
+        // Four lines read (a store's miss fetches its line), two written: whole lines.
+        assert_eq!((mem.dram_stats.reads, mem.dram_stats.bytes), (4, 6 * 128));
+    }
+
+    #[test]
     fn lru_evicts_the_least_recently_used_way() {
         let mut c = Cache::new(1, 2, 128); // 8 lines, 2 ways, 4 sets
         c.fill(0);
@@ -583,7 +681,7 @@ mod tests {
             let t = mem.next_event().unwrap();
             mem.advance(t, &mut done);
         }
-        let times: Vec<u64> = done.iter().map(|d| d.2).collect();
+        let times: Vec<u64> = done.iter().map(|d| d.3).collect();
         // Every load completes (fewer than two would leave no spacing to check).
         assert_eq!(times.len(), 8, "{times:?}");
         for w in times.windows(2) {
@@ -597,7 +695,7 @@ mod tests {
             let t = mem.next_event().unwrap();
             mem.advance(t, &mut done);
         }
-        done.iter().map(|d| (d.1, d.2)).collect()
+        done.iter().map(|d| (d.1, d.3)).collect()
     }
 
     #[test]

@@ -7,10 +7,13 @@
 //! - [`functional`]: the whole launch without timing, the reference of every timed run;
 //! - [`cfg`]: the control-flow graph and every branch's reconvergence point;
 //!   [`uniformity`]: which branches every thread of a CTA takes the same way;
+//! - [`dataflow`]: the kernel lowered to VGIW basic-block dataflow graphs, and their
+//!   functional interpreter;
 //! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
 //! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it;
 //!   [`trace`]: its per-cycle state as a VCD.
 pub mod cfg;
+pub mod dataflow;
 pub mod functional;
 pub mod image;
 pub mod isa;

@@ -86,7 +86,9 @@ impl WarpMemoryDivergence {
         let forbid = self.slip.outputs(&slip_in).forbid || h == 0;
         let d = self.mdt.decide(do_op, i.pc, x, forbid);
         let complete = do_op && !d.refuse;
-        slip_in.event = complete;
+        // Every executed load is a slip event, refused ones too: otherwise a warp whose
+        // leaders reached the limit never lowers them (issue 30; see the RTL header).
+        slip_in.event = do_op;
         slip_in.slipped = d.accept;
         let mut release_mask = 0;
         let mut release_data = vec![0; self.lanes];

@@ -27,6 +27,7 @@ use std::fmt::Debug;
 pub trait Mask: Clone + PartialEq + Eq + Default + Debug {
     fn and(&self, other: &Self) -> Self;
     fn and_not(&self, other: &Self) -> Self;
+    fn or(&self, other: &Self) -> Self;
     fn is_empty(&self) -> bool;
     /// Only the first `lanes` lanes (of every row).
     fn limit(&self, lanes: usize) -> Self;
@@ -47,6 +48,9 @@ impl Mask for u64 {
     fn and_not(&self, other: &u64) -> u64 {
         self & !other
     }
+    fn or(&self, other: &u64) -> u64 {
+        self | other
+    }
     fn is_empty(&self) -> bool {
         *self == 0
     }
@@ -66,6 +70,11 @@ impl Mask for Vec<u64> {
     fn and_not(&self, other: &Vec<u64>) -> Vec<u64> {
         (0..self.len())
             .map(|r| self[r] & !other.get(r).copied().unwrap_or(0))
+            .collect()
+    }
+    fn or(&self, other: &Vec<u64>) -> Vec<u64> {
+        (0..self.len().max(other.len()))
+            .map(|r| self.get(r).copied().unwrap_or(0) | other.get(r).copied().unwrap_or(0))
             .collect()
     }
     fn is_empty(&self) -> bool {
@@ -195,6 +204,123 @@ impl<M: Mask> DivergenceStack<M> {
         }
     }
 
+    /// Diverge on miss (DoM §4.1): the threads of `lanes` leave the warp (they wait on
+    /// memory); they are taken out of every entry. Threads of the top entry are in it
+    /// and in the entries it reconverges into, and in no other (a pending path holds
+    /// other threads), so no entry but the top loses threads the warp still runs.
+    pub fn mask_off(&mut self, lanes: &M) {
+        for e in &mut self.entries {
+            e.mask = e.mask.and_not(lanes);
+        }
+    }
+
+    /// Threads that left with [`DivergenceStack::mask_off`] come back at `pc` (DoM
+    /// §4.1, step 5): they join the topmost entry at `pc` (the top, or, when the top
+    /// has just reached its reconvergence PC and popped, the entry it reconverged into:
+    /// a pending path above it is at another PC) and every entry that one reconverges
+    /// into, walking down: an entry joins when its PC is the PC the one above reconverges
+    /// at (then its own reconvergence PC is next); pending paths are passed over. Sound
+    /// when the threads left at `pc` in the same function: every entry on the walk waits
+    /// at a post-dominator of `pc`. `false` (nothing changes) when no entry is at `pc`.
+    pub fn rejoin_at(&mut self, lanes: &M, pc: u64) -> bool {
+        let Some(at) = self.entries.iter().rposition(|e| e.pc == pc) else {
+            return false;
+        };
+        self.join_from(at, lanes);
+        true
+    }
+
+    /// `lanes` join entry `at` and every entry below it that it reconverges into (the
+    /// walk of [`DivergenceStack::rejoin_at`]).
+    fn join_from(&mut self, at: usize, lanes: &M) {
+        let limit = self.lanes;
+        let entry = &mut self.entries[at];
+        entry.mask = entry.mask.or(lanes).limit(limit);
+        let mut want = entry.rpc;
+        for e in self.entries[..at].iter_mut().rev() {
+            if e.pc == want {
+                e.mask = e.mask.or(lanes).limit(limit);
+                want = e.rpc;
+            }
+        }
+    }
+
+    /// The reconvergence PCs the threads at `pc` meet on their way, nearest first: the
+    /// topmost entry at `pc` reconverges at the first, the entry waiting there at the
+    /// next, and so on (the entries [`DivergenceStack::rejoin_at`] walks); empty at the
+    /// base, or when no entry is at `pc`.
+    pub fn chain_at(&self, pc: u64) -> Vec<u64> {
+        let Some(at) = self.entries.iter().rposition(|e| e.pc == pc) else {
+            return vec![];
+        };
+        let mut chain = vec![];
+        let mut want = self.entries[at].rpc;
+        for e in self.entries[..at].iter().rev() {
+            if e.pc == want {
+                chain.push(want);
+                want = e.rpc;
+            }
+        }
+        chain
+    }
+
+    /// Threads that left with [`DivergenceStack::mask_off`], at `pc`, come back as a
+    /// pending path: it runs from `pc` to the first PC of `chain` (the threads' own
+    /// [`DivergenceStack::chain_at`] when they left) at which an entry other than the
+    /// top waits, and is placed right above that entry, which the threads join with the
+    /// entries it reconverges into. With no such entry (every PC of their chain passed),
+    /// the path runs to `exit` (the kernel's end) from right above a new base entry that
+    /// waits there with every thread (the old base reconverges at `exit` too). The top
+    /// runs on first either way. `false` (nothing changes) when the entries this needs are
+    /// not free.
+    pub fn pend(&mut self, lanes: &M, pc: u64, chain: &[u64], exit: u64) -> bool {
+        let below_top = self.entries.len().saturating_sub(1);
+        let found = chain.iter().find_map(|&c| {
+            self.entries[..below_top]
+                .iter()
+                .rposition(|e| e.pc == c)
+                .map(|at| (at, c))
+        });
+        let limit = self.lanes;
+        match found {
+            Some((at, join)) => {
+                if self.entries.len() + 1 > self.depth {
+                    self.overflow = true;
+                    return false;
+                }
+                self.join_from(at, lanes);
+                let path = Entry {
+                    rpc: join,
+                    mask: lanes.limit(limit),
+                    pc,
+                };
+                self.entries.insert(at + 1, path);
+            }
+            None => {
+                if self.entries.is_empty() || self.entries.len() + 2 > self.depth {
+                    self.overflow = true;
+                    return false;
+                }
+                let base = &mut self.entries[0];
+                let all = base.mask.or(lanes).limit(limit);
+                base.rpc = exit;
+                let new_base = Entry {
+                    rpc: 0,
+                    mask: all,
+                    pc: exit,
+                };
+                let path = Entry {
+                    rpc: exit,
+                    mask: lanes.limit(limit),
+                    pc,
+                };
+                self.entries.insert(0, path);
+                self.entries.insert(0, new_base);
+            }
+        }
+        true
+    }
+
     /// The warp resolves a branch. `None` on an empty stack (ignored).
     pub fn branch(
         &mut self,
@@ -280,6 +406,143 @@ mod tests {
         let outcome = s.branch(vec![0b1111, 0b0111], 0x80, 0x44, 0x90);
         assert_eq!(outcome, Some(BranchOutcome::Uniform));
         assert_eq!(s.outputs().pc, 0x80);
+    }
+
+    /// Diverge on miss inside an if inside a loop: threads masked off at the load leave
+    /// the if's entry, the loop's and the base, not the pending else path; they rejoin
+    /// the same entries (and only those) when the load's PC comes round again.
+    #[test]
+    fn threads_masked_off_rejoin_the_entries_their_path_reconverges_into() {
+        const LOOP: u64 = 0x100; // the loop body (its exit: 0x200)
+        const THEN: u64 = 0x120; // if: then at 0x120, else at 0x140, join at 0x160
+        let mut s = DivergenceStack::<u64>::new(8, 8);
+        s.init(0xff, LOOP);
+        // The loop's back branch with 0x7f staying: the loop entry is pushed above the
+        // base, which waits at the exit.
+        s.advance(0x1f0);
+        assert_eq!(
+            s.branch(0x7f, LOOP, 0x200, 0x200),
+            Some(BranchOutcome::Diverged)
+        );
+        s.advance(0x110);
+        // The if: 0x0f then, 0x70 else.
+        assert_eq!(
+            s.branch(0x0f, THEN, 0x140, 0x160),
+            Some(BranchOutcome::Diverged)
+        );
+        // The load at 0x124: threads 0b0110 miss and leave.
+        s.advance(0x128);
+        let before: Vec<_> = s.entries().to_vec();
+        assert_eq!(before.len(), 4, "base, loop (join 0x160), else, then");
+        s.mask_off(&0b0110);
+        let masks: Vec<u64> = s.entries().iter().map(|e| e.mask).collect();
+        assert_eq!(
+            masks,
+            vec![0xf9, 0x79, 0x70, 0x09],
+            "the else path keeps its threads"
+        );
+        // Rejoin at 0x128: the then path, the loop entry at its join, the base.
+        assert!(!s.clone().rejoin_at(&0b0110, 0x12c), "no entry at 0x12c");
+        assert!(s.rejoin_at(&0b0110, 0x128));
+        assert_eq!(s.entries(), &before[..]);
+        // At the base alone, the threads join the base.
+        let mut b = DivergenceStack::<u64>::new(8, 4);
+        b.init(0xff, 0x10);
+        b.mask_off(&0x80);
+        assert_eq!(b.outputs().mask, 0x7f);
+        assert!(b.rejoin_at(&0x80, 0x10));
+        assert_eq!(b.outputs().mask, 0xff);
+        // A large warp's rows.
+        let mut v = DivergenceStack::<Vec<u64>>::new(4, 4);
+        v.init(vec![0xf, 0x3], 0x10);
+        v.mask_off(&vec![0x1, 0x2]);
+        assert_eq!(v.outputs().mask, vec![0xe, 0x1]);
+        assert!(v.rejoin_at(&vec![0x1, 0x2], 0x10));
+        assert_eq!(v.outputs().mask, vec![0xf, 0x3]);
+    }
+
+    /// Threads that waited come back as a pending path: above the entry their chain
+    /// still finds below the top (the top runs on first), or, every join of their chain
+    /// passed, to the kernel's end above a new base.
+    #[test]
+    fn threads_that_waited_come_back_as_a_pending_path_that_meets_their_join() {
+        const EXIT: u64 = 0xfff0;
+        let mut s = DivergenceStack::<u64>::new(8, 8);
+        s.init(0xff, 0x10);
+        // An if (join 0x80) whose then path (0x0f) runs a load at 0x20; 0x03 miss.
+        s.branch(0x0f, 0x20, 0x40, 0x80);
+        s.advance(0x24);
+        let chain = s.chain_at(0x24);
+        assert_eq!(chain, vec![0x80], "the then path meets the base at 0x80");
+        s.mask_off(&0x03);
+        // The then path ends; the else path (0xf0) diverges again and its top reaches a
+        // call at 0x50: the waiting threads come back above the join at 0x80.
+        s.advance(0x80);
+        s.advance(0x44);
+        s.branch(0x30, 0x50, 0x60, 0x70);
+        let top = s.entries().last().cloned();
+        assert!(s.pend(&0x03, 0x24, &chain, EXIT));
+        assert_eq!(s.entries().last().cloned(), top, "the top runs on first");
+        assert_eq!(
+            s.entries()[0].mask,
+            0xff,
+            "the join at 0x80 has every thread"
+        );
+        assert_eq!(
+            s.entries()[1],
+            Entry {
+                rpc: 0x80,
+                mask: 0x03,
+                pc: 0x24
+            }
+        );
+        // Every join passed: the path runs to the kernel's end above a new base.
+        let mut b = DivergenceStack::<u64>::new(8, 8);
+        b.init(0xff, 0x10);
+        b.mask_off(&0x81);
+        b.advance(0x30);
+        assert!(b.pend(&0x81, 0x14, &[0x80], EXIT));
+        let pcs: Vec<(u64, u64, u64)> = b.entries().iter().map(|e| (e.pc, e.rpc, e.mask)).collect();
+        assert_eq!(
+            pcs,
+            vec![(EXIT, 0, 0xff), (0x14, EXIT, 0x81), (0x30, EXIT, 0x7e)]
+        );
+        b.advance(EXIT);
+        assert_eq!((b.outputs().pc, b.outputs().mask), (0x14, 0x81));
+        b.advance(EXIT);
+        assert_eq!((b.outputs().pc, b.outputs().depth), (EXIT, 1));
+        // No room: nothing changes but overflow.
+        let mut full = DivergenceStack::<u64>::new(8, 1);
+        full.init(0xff, 0x10);
+        full.mask_off(&0x1);
+        assert!(!full.pend(&0x1, 0x14, &[], EXIT));
+        assert_eq!(full.outputs().mask, 0xfe);
+        assert!(full.outputs().overflow);
+    }
+
+    /// The load is the last instruction of a path: the path pops when the threads that
+    /// hit reach the join, and the top is then the other path, at another PC. Threads
+    /// coming back after the load join the join entry (where the load's threads went),
+    /// not the pending path (hotspot's `if (c > 0) w = in[i-1]` under diverge on miss).
+    #[test]
+    fn threads_coming_back_after_a_load_that_ended_a_path_join_the_join() {
+        let mut s = DivergenceStack::<u64>::new(8, 8);
+        s.init(0xff, 0x10);
+        // Taken 0x0f to the load at 0x20 (its path joins at 0x24), else 0xf0 at 0x30.
+        assert_eq!(
+            s.branch(0x0f, 0x20, 0x30, 0x24),
+            Some(BranchOutcome::Diverged)
+        );
+        s.advance(0x24); // the load at 0x20 done: the taken path pops
+        s.mask_off(&0x03); // its threads 0x03 missed
+        assert_eq!((s.outputs().pc, s.outputs().mask), (0x30, 0xf0));
+        assert!(s.rejoin_at(&0x03, 0x24));
+        assert_eq!(
+            s.outputs().mask,
+            0xf0,
+            "the pending path keeps its own threads"
+        );
+        assert_eq!(s.entries()[0].mask, 0xff, "the join has every thread again");
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! `weft prove`: a preset's properties (its block's `.props.v` harness) proved on its
 //! exported Verilog with `weft_flow::prove`, and the planted bugs that show no property
-//! is vacuous.
+//! is vacuous: each breaks its property's own clause while the block's invariants
+//! (`p_inv_*`) hold.
 use crate::presets::{Preset, Properties};
 use std::path::Path;
 use std::time::Duration;
-use weft_flow::prove::{self, Harness, Outcome, Proof};
+use weft_flow::jobs::parallel;
+use weft_flow::prove::{self, Harness, Keep, Outcome, Proof, Search};
 
 /// The preset's properties, or a message naming the presets that have some.
 pub fn properties(p: &Preset) -> Result<Properties, String> {
@@ -44,20 +46,65 @@ pub fn prove(
     prove::prove(p.name, verilog, &harness(p, &props), depth, dir, limit)
 }
 
-/// Each planted bug in turn: the preset's Verilog with the text replaced, and the
-/// proof of the property that must catch it. A planted text that is not in the
-/// Verilog exactly once is an error (the bug would not be planted).
+/// One planted bug checked: the property's own proof on the planted Verilog and, for a
+/// property other than an invariant of a block that has some, the invariants' proof on
+/// the same Verilog.
+pub struct Caught {
+    pub property: String,
+    /// The property alone ([`Keep::Alone`]): a failure is its own clause's.
+    pub proof: Proof,
+    /// Every `p_inv_*` asserted together, to the same depth: a bug that the property
+    /// catches only through a broken invariant fails this proof too (none when
+    /// [`Invariants::Skipped`]).
+    pub invariants: Option<Proof>,
+}
+
+/// Whether [`planted`] proves the invariants on each planted Verilog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invariants {
+    /// On the bug of every property other than an invariant.
+    Checked,
+    /// Not: for a larger preset whose bugs are the same texts as those of a smaller
+    /// preset of its block, where they are checked (at full size the joint proof costs
+    /// minutes per bug and shows nothing the small preset's does not).
+    Skipped,
+}
+
+/// Each planted bug (two at a time): the preset's Verilog with the text replaced, the
+/// proof of the property that must catch it and, for a property other than an
+/// invariant (`p_inv_*`), the proof that the invariants still hold on it (the
+/// convention: invariants are their own properties, a property's planted bug must
+/// break its own clause and leave the invariants holding). A planted text that is not in
+/// the Verilog exactly once is an error (the bug would not be planted).
 pub fn planted(
     p: &Preset,
     verilog: &str,
     depth: u32,
     dir: &Path,
-) -> Result<Vec<(String, Proof)>, String> {
+    invariants: Invariants,
+) -> Result<Vec<Caught>, String> {
+    let props = properties(p)?;
+    planted_bugs(p, props.planted, verilog, depth, dir, invariants)
+}
+
+/// [`planted`] with the bugs given: (property, text of the Verilog, replacement).
+pub fn planted_bugs(
+    p: &Preset,
+    bugs: &[(&str, &str, &str)],
+    verilog: &str,
+    depth: u32,
+    dir: &Path,
+    invariants: Invariants,
+) -> Result<Vec<Caught>, String> {
     let props = properties(p)?;
     let h = harness(p, &props);
     let names = prove::properties(props.harness);
-    let mut results = vec![];
-    for (i, (property, find, replace)) in props.planted.iter().enumerate() {
+    let invariant = names
+        .iter()
+        .find(|n| prove::is_invariant(n))
+        .filter(|_| invariants == Invariants::Checked);
+    let mut files = vec![];
+    for (i, (property, find, replace)) in bugs.iter().enumerate() {
         if !names.iter().any(|n| n == property) {
             return Err(format!("planted bug {i}: no property {property}"));
         }
@@ -74,10 +121,55 @@ pub fn planted(
         let file = bug_dir.join(format!("{}.v", p.name));
         std::fs::write(&file, verilog.replace(find, replace))
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        let proof = prove::prove_one(p.name, &file, &h, property, depth, &bug_dir, None)?;
-        results.push((property.to_string(), proof));
+        files.push((*property, file, bug_dir));
     }
-    Ok(results)
+    parallel(&files, 2, |(property, file, bug_dir)| {
+        let proof = prove::prove_one(
+            p.name,
+            file,
+            &h,
+            property,
+            Keep::Alone,
+            Search::Induction,
+            depth,
+            bug_dir,
+            None,
+        )?;
+        // Asserted together, the invariants are one proof, whichever one names it. They
+        // must hold in every state the property's counterexample can pass through: up
+        // to the cycle it fails in (the whole depth when it does not fail, which the test
+        // then reports). Deeper, a bug may break them in states the failure never needs,
+        // and the search would cost minutes per bug for nothing; so is the induction
+        // (bounded model checking only).
+        let invariants = match invariant {
+            Some(inv) if !prove::is_invariant(property) => {
+                let inv_dir = bug_dir.join("invariants");
+                let through = match proof.outcome {
+                    prove::Outcome::Failed { cycle, .. } => cycle.min(depth),
+                    _ => depth,
+                };
+                Some(prove::prove_one(
+                    p.name,
+                    file,
+                    &h,
+                    inv,
+                    Keep::Invariants,
+                    Search::BaseOnly,
+                    through,
+                    &inv_dir,
+                    None,
+                )?)
+            }
+            _ => None,
+        };
+        Ok(Caught {
+            property: property.to_string(),
+            proof,
+            invariants,
+        })
+    })
+    .into_iter()
+    .collect()
 }
 
 /// Whether a proof failed.

@@ -193,3 +193,105 @@ fn figure_2_the_hitting_thread_runs_ahead_and_misses_early() {
         "diverge on miss finishes first: {dom_done} vs {blk_done}"
     );
 }
+
+type Stuck = WarpMemoryDivergenceBench<4, 2, 8, 10, 3, 8, 40, 32, 1>;
+
+/// Registered state after an edge: (slip_limit, waiting), from the RTL.
+fn state(b: &Stuck) -> (u64, u64) {
+    (small(b.uut.slip_limit.val()), small(b.uut.waiting.val()))
+}
+
+/// One cycle on model and RTL (every output compared): returns `block` before the edge.
+fn cycle(b: &mut Stuck, i: WarpInputs) -> bool {
+    b.set_clock(false);
+    b.apply(i);
+    settle(&mut b.uut).unwrap();
+    b.check().unwrap();
+    let block = b.uut.block.val();
+    b.set_clock(true);
+    settle(&mut b.uut).unwrap();
+    b.tick().unwrap();
+    block
+}
+
+/// Issue 30: a warp whose leaders reached the slip limit must not stay there. With
+/// max-slip 1, lanes 0-1 lead after one divergent load. A load where the tail (2-3)
+/// hits and the leaders miss is refused (blocking), and by §5.1 ("they are disabled and
+/// their counters get decremented when the remaining threads hit") it lowers the
+/// leaders, so a later divergent load diverges again. Under the old rule (only
+/// completed loads are slip events) the refused load changed nothing, its all-hit replay
+/// lowers nobody, and the last load here was refused too.
+#[test]
+fn leaders_at_the_slip_limit_are_lowered_by_a_refused_load_the_tail_hits() {
+    let mut b = Stuck::default();
+    let load = |pc: u64, hit_mask: u64| WarpInputs {
+        branch_mask: 0b1111,
+        op: true,
+        pc,
+        hit_mask,
+        addr: vec![0x40, 0x48, 0x50, 0x58],
+        fill_data: vec![0; 4],
+        ..Default::default()
+    };
+    let quiet = WarpInputs {
+        op: false,
+        ..load(0, 0)
+    };
+    cycle(
+        &mut b,
+        WarpInputs {
+            reset: true,
+            ..quiet.clone()
+        },
+    );
+    assert_eq!(small(b.uut.max_slip.val()), 1);
+
+    // Leaders hit, the tail misses: the warp diverges, the leaders reach max-slip 1.
+    assert!(!cycle(&mut b, load(0x10, 0b0011)), "first divergent load");
+    assert_eq!(
+        state(&b),
+        (0b0011, 0b1100),
+        "leaders at the limit, tail waits"
+    );
+
+    // The tail's lines come in, then forced reconvergence re-enables it.
+    let mut i = quiet.clone();
+    b.fill_inputs(0x50, &mut i);
+    cycle(&mut b, i);
+    let mut i = quiet.clone();
+    b.fill_inputs(0x58, &mut i);
+    cycle(&mut b, i);
+    assert_eq!(small(b.uut.ready.val()), 0b1100);
+    cycle(
+        &mut b,
+        WarpInputs {
+            reconverge: true,
+            ..quiet.clone()
+        },
+    );
+    assert_eq!(
+        state(&b),
+        (0b0011, 0),
+        "tail rejoined, leaders still at the limit"
+    );
+
+    // Tail hits, leaders miss: refused at the limit, yet a slip event that lowers them.
+    assert!(cycle(&mut b, load(0x20, 0b1100)), "refused: slip limit");
+    assert_eq!(
+        state(&b),
+        (0, 0),
+        "the refused load lowered the leaders below the limit and masked nobody off"
+    );
+    assert_eq!(b.model.slip.counters[0], vec![0; 4]);
+
+    // Its replay hits everywhere and completes.
+    assert!(!cycle(&mut b, load(0x20, 0b1111)), "all-hit replay");
+    assert_eq!(state(&b), (0, 0));
+
+    // A later divergent load diverges again.
+    assert!(
+        !cycle(&mut b, load(0x30, 0b0011)),
+        "divergent load accepted again"
+    );
+    assert_eq!(state(&b), (0b0011, 0b1100));
+}

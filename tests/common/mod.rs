@@ -38,6 +38,11 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The folders of `kernels/` (besides `include/`): the per-folder tests of
+/// tests/lowering.rs and tests/vgiw_engine.rs name each, and
+/// `every_kernel_folder_is_checked` fails when a folder is added without them.
+pub const KERNEL_FOLDERS: [&str; 5] = ["micro", "lwm", "capri", "dom", "vgiw"];
+
 /// Every kernel of every folder under `kernels/` (`include/` is the header), as
 /// `folder/stem`, sorted (the capri variants that `#include` another kernel are kernels of
 /// their own).
@@ -77,4 +82,20 @@ pub fn kernel_source(name: &str) -> String {
         all.push_str(&std::fs::read_to_string(path.with_file_name(format!("{other}.c"))).unwrap());
     }
     all
+}
+
+/// The first byte where image `a` differs from `b` (same layout), as its address and the
+/// data symbol holding it (`?` outside every symbol).
+pub fn first_difference(
+    a: &weft_sim::core::image::Image,
+    b: &weft_sim::core::image::Image,
+) -> Option<(u32, String)> {
+    let at = (0..a.bytes.len()).find(|&i| a.bytes.get(i) != b.bytes.get(i))?;
+    let addr = a.base + at as u32;
+    let symbol = a
+        .symbols
+        .iter()
+        .find(|(_, s)| s.addr <= addr && addr < s.addr + s.size.max(1))
+        .map_or("?", |(n, _)| n.as_str());
+    Some((addr, symbol.to_string()))
 }

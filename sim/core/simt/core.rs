@@ -73,6 +73,9 @@ pub struct Core {
     pub(super) groups: Vec<Group>,
     pub(super) coalescer: Coalescer,
     pub(super) lines: Vec<Line>,
+    /// Reused per global load: the lines that missed, each thread's address.
+    pub(super) missed: Vec<u32>,
+    pub(super) addrs: Vec<u32>,
     /// Reused: the policy's slot changes.
     changes: Vec<Change>,
 }
@@ -112,6 +115,8 @@ impl Core {
             groups: vec![],
             coalescer: Coalescer::default(),
             lines: vec![],
+            missed: vec![],
+            addrs: vec![],
             changes: vec![],
         }
     }
@@ -331,18 +336,32 @@ impl Core {
         *reason += cycles;
     }
 
-    /// Line arrivals for warp `w`.
-    pub fn arrived(&mut self, w: usize, at: u64) {
+    /// Line `line` has arrived at `at` for warp `w`: for the warp's last instruction,
+    /// or for threads waiting in the policy.
+    pub fn arrived(&mut self, w: usize, line: u32, at: u64) -> Result<(), String> {
+        let policy = self.policy.fill(w, line)?;
         let warp = &mut self.warps[w];
-        warp.pending -= 1;
+        if !policy {
+            warp.pending -= 1;
+        }
         warp.data_at = warp.data_at.max(at);
         self.wake(w);
+        Ok(())
+    }
+
+    /// Whether the core waits on memory: a warp waits for lines.
+    pub fn waits_on_memory(&self) -> bool {
+        self.warps.iter().any(|w| w.state == State::Memory)
     }
 
     /// A warp put aside for memory goes on when every line is in.
     fn wake(&mut self, w: usize) {
         let warp = &mut self.warps[w];
-        if warp.state == State::Memory && warp.pending == 0 && warp.replay.is_empty() {
+        if warp.state == State::Memory
+            && warp.pending == 0
+            && warp.replay.is_empty()
+            && !self.policy.waits(w)
+        {
             warp.state = State::Run;
             if self.scoreboard {
                 if let Some(r) = warp.load_reg.take() {
@@ -417,6 +436,15 @@ impl Core {
         let active = self.executed.active;
         sh.counts.thread_instructions += u64::from(active);
         sh.counts.warp_instructions += self.groups.len() as u64;
+        // The energy model's events: each warp instruction reads its source registers
+        // and writes its destination once, warp-wide; each thread does one operation.
+        let regs = step.inst.registers();
+        let warp_instructions = self.groups.len() as u64;
+        sh.counts.register_reads += warp_instructions * regs.reads.iter().flatten().count() as u64;
+        sh.counts.register_writes += warp_instructions * u64::from(regs.write.is_some());
+        sh.counts
+            .operations
+            .add(step.inst.unit(), u64::from(active));
         // Time them.
         let timed = self.time(w, now, &step, sh);
         self.busy_until = timed.issue_free;
@@ -429,6 +457,9 @@ impl Core {
         self.policy
             .resolve(w, &step, &self.executed, &self.groups)?;
         self.warps[w].ready_at = ready_at;
+        if self.policy.waits(w) {
+            self.warps[w].state = State::Memory;
+        }
         // Exit and barrier.
         if self.pc(w) == EXIT_PC {
             self.exit(w, timed.completes);

@@ -68,6 +68,7 @@ use crate::core::machine::Machine;
 use crate::core::memory::MemorySystem;
 use crate::core::trace::{Issue, Sample, Trace};
 use core::{Core, Shared};
+use divergence::dom::Activity;
 use kernel::Kernel;
 use stats::Counts;
 use std::time::{Duration, Instant};
@@ -128,13 +129,15 @@ pub fn run(
     let mut next_core = 0;
     let mut now = 0u64;
     let mut arrivals = vec![];
-    let started = Instant::now();
-    let mut last_progress = started;
+    let mut started = vec![false; cores.len()];
+    let (mut bus_bytes, mut bus_cycles) = (0u64, 0f64);
+    let clock = Instant::now();
+    let mut last_progress = clock;
     let mut options = options;
     loop {
         memory.advance(now, &mut arrivals);
-        for (core, warp, at) in arrivals.drain(..) {
-            cores[core].arrived(warp as usize, at);
+        for (core, warp, line, at) in arrivals.drain(..) {
+            cores[core].arrived(warp as usize, line, at)?;
         }
         for core in &mut cores {
             core.replay(now, &mut memory);
@@ -156,6 +159,7 @@ pub fn run(
             break;
         }
         let mut issued = false;
+        started.fill(false);
         for core in &mut cores {
             let mut issue = None;
             core.settle(now)?;
@@ -182,6 +186,7 @@ pub fn run(
                         lanes: done.lanes,
                     });
                     issued = true;
+                    started[core.id] = true;
                 }
             }
             if let Some(trace) = options.trace.as_deref_mut() {
@@ -221,6 +226,22 @@ pub fn run(
             if core.busy_until <= now && core.ready_mask(now, &kernel) == 0 {
                 core.stall(next - now, next_cta == total_ctas, &mut counts.stalls);
             }
+        }
+        // What the cores did until `next`, for policies that adapt to it.
+        let moved = memory.dram_bytes();
+        bus_cycles += (moved - bus_bytes) as f64 / machine.dram_bytes_per_cycle();
+        bus_bytes = moved;
+        let bus = (bus_cycles.floor() as u64).min(next - now);
+        bus_cycles = (bus_cycles - bus as f64).max(0.0);
+        for core in &mut cores {
+            let started = started[core.id];
+            let memory_stall = !started && core.waits_on_memory();
+            core.policy.tick(Activity {
+                cycles: next - now,
+                started,
+                bus_cycles: bus,
+                memory_stall,
+            });
         }
         now = next;
         if now > options.max_cycles {

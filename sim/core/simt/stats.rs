@@ -2,6 +2,7 @@
 //! [`Stats`] made of them at the end (one serde structure; its divergence section
 //! belongs to the machine's divergence policy).
 use super::divergence::DivergenceStats;
+use crate::core::isa::Unit;
 use crate::core::machine::Machine;
 use crate::core::memory::{CacheStats, DramStats, MemorySystem};
 use serde::Serialize;
@@ -29,6 +30,42 @@ pub struct Stalls {
     pub drain: u64,
 }
 
+/// Thread operations by the functional unit class that performs them (the VGIW energy
+/// model's per-operation events): one per thread that executes an instruction.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Operations {
+    /// Integer ALU: arithmetic, logic, shifts, compares, `lui`/`auipc`, CSR reads and
+    /// fences, and branches and jumps (their compare or link add runs on the ALU).
+    pub alu: u64,
+    /// Integer multiply (`mul`, `mulh*`).
+    pub mul: u64,
+    /// Float add, multiply, fused multiply-add, compares, conversions, moves.
+    pub fpu: u64,
+    /// Special function unit: integer divide and remainder, float divide and square
+    /// root ([`Unit::Sfu`]).
+    pub sfu: u64,
+    /// Loads and stores (every space).
+    pub memory: u64,
+}
+
+impl Operations {
+    /// Adds `n` operations of an instruction of unit `unit`.
+    pub fn add(&mut self, unit: Unit, n: u64) {
+        match unit {
+            Unit::Alu | Unit::Control => self.alu += n,
+            Unit::Mul => self.mul += n,
+            Unit::Fpu => self.fpu += n,
+            Unit::Sfu => self.sfu += n,
+            Unit::Memory => self.memory += n,
+        }
+    }
+
+    /// Every operation.
+    pub fn total(&self) -> u64 {
+        self.alu + self.mul + self.fpu + self.sfu + self.memory
+    }
+}
+
 /// What a timed run counted.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Stats {
@@ -37,7 +74,17 @@ pub struct Stats {
     /// machine).
     pub thread_instructions: u64,
     /// Warp instructions issued: what enters the SIMD lanes (sub-warps for large warps).
+    /// Each is one instruction fetch, decode and schedule for the energy model.
     pub warp_instructions: u64,
+    /// Register-file reads: per warp instruction, one per source register operand
+    /// other than `x0` ([`crate::core::isa::Inst::registers`]), a warp-wide access (as
+    /// the VGIW paper's Fig. 3 counts the register file).
+    pub register_reads: u64,
+    /// Register-file writes: one per warp instruction that writes a register other
+    /// than `x0`.
+    pub register_writes: u64,
+    /// Thread operations by unit class (they sum to `thread_instructions`).
+    pub operations: Operations,
     /// Thread instructions per cycle.
     pub ipc: f64,
     /// Threads carried by the issued warp instructions over their lanes.
@@ -55,6 +102,9 @@ pub struct Stats {
     pub private_accesses: u64,
     /// CTA-shared memory (`WEFT_SHARED`) accesses, in warp instructions.
     pub shared_accesses: u64,
+    /// Loads and stores (every space), in thread instructions: the DoM paper's Table 3
+    /// reads thread instructions per memory operation.
+    pub memory_thread_instructions: u64,
     pub l1: CacheStats,
     pub l2: CacheStats,
     pub dram: DramStats,
@@ -74,10 +124,14 @@ pub struct Counts {
     /// of a large warp under `lwm_jump_opt`).
     pub carried_threads: u64,
     pub warp_instructions: u64,
+    pub register_reads: u64,
+    pub register_writes: u64,
+    pub operations: Operations,
     pub histogram: Vec<u64>,
     pub stalls: Stalls,
     pub private_accesses: u64,
     pub shared_accesses: u64,
+    pub memory_thread_instructions: u64,
     pub ctas_done: u32,
 }
 
@@ -107,6 +161,9 @@ impl Counts {
             cycles,
             thread_instructions: self.thread_instructions,
             warp_instructions: self.warp_instructions,
+            register_reads: self.register_reads,
+            register_writes: self.register_writes,
+            operations: self.operations,
             ipc: ratio(self.thread_instructions as f64, cycles as f64),
             simd_utilisation: ratio(
                 carried,
@@ -119,6 +176,7 @@ impl Counts {
             stalls: self.stalls,
             private_accesses: self.private_accesses,
             shared_accesses: self.shared_accesses,
+            memory_thread_instructions: self.memory_thread_instructions,
             l1: memory.l1_stats.clone(),
             l2: memory.l2_stats.clone(),
             dram: memory.dram_stats.clone(),
@@ -342,6 +400,39 @@ impl Stats {
             "CTA-shared accesses",
             self.shared_accesses,
         );
+        f.add_count(
+            "memory_thread_instructions",
+            "loads and stores (thread instructions)",
+            self.memory_thread_instructions,
+        );
+        f.add_count(
+            "register_reads",
+            "register-file reads (warp-wide)",
+            self.register_reads,
+        );
+        f.add_count(
+            "register_writes",
+            "register-file writes (warp-wide)",
+            self.register_writes,
+        );
+        let op = &self.operations;
+        f.add_count("operations_alu", "thread operations: integer ALU", op.alu);
+        f.add_count(
+            "operations_mul",
+            "thread operations: integer multiply",
+            op.mul,
+        );
+        f.add_count("operations_fpu", "thread operations: FPU", op.fpu);
+        f.add_count(
+            "operations_sfu",
+            "thread operations: SFU (divide, square root)",
+            op.sfu,
+        );
+        f.add_count(
+            "operations_memory",
+            "thread operations: loads and stores",
+            op.memory,
+        );
         cache!(f, self.l1, "l1", "L1");
         cache!(f, self.l2, "l2", "L2");
         let d = &self.dram;
@@ -372,5 +463,77 @@ impl Stats {
         );
         self.divergence.figures(&mut f);
         f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::dataflow::asm::*;
+    use crate::core::functional::{Launch, Program};
+    use crate::core::machine::Machine;
+    use crate::core::simt::{run, Options};
+
+    /// `mul rd, rs1, rs2` and `div rd, rs1, rs2` (R-type, funct7 1).
+    fn m_type(f3: u32, rd: u32, rs1: u32, rs2: u32) -> u32 {
+        (1 << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | 0x33
+    }
+
+    #[test]
+    fn register_file_accesses_and_operations_are_counted_per_warp_and_per_thread() {
+        let words = [
+            csrr(A0, TID),                             // alu: reads none (x0), writes a0
+            addi(A1, A0, 1),                           // alu: 1 read, 1 write
+            m_type(0, A2, A1, A1),                     // mul: 2 reads (a1 twice), 1 write
+            m_type(4, A3, A2, A1),                     // div (sfu): 2 reads, 1 write
+            andi(A4, A0, 1),                           // alu: 1 read, 1 write
+            branch(1, A4, ZERO, CODE + 20, CODE + 28), // bne a4, x0: alu, 1 read
+            addi(A3, A3, 5),                           // alu, even threads only: 1 read, 1 write
+            slli(T0, A0, 2),                           // alu: 1 read, 1 write
+            lui(A4, DATA >> 12),                       // alu: no read, 1 write
+            add(T0, T0, A4),                           // alu: 2 reads, 1 write
+            sw(A3, T0, 0),                             // memory: 2 reads
+            ret(),                                     // alu (jalr x0, ra): 1 read
+        ];
+        let options = Options {
+            max_cycles: u64::MAX,
+            max_instructions: u64::MAX,
+            progress: &mut |_, _, _, _| {},
+            trace: None,
+            two_level_always: false,
+        };
+        let launch = Launch::new(64, 64).unwrap();
+        let run = run(
+            Program::new(image(&words)),
+            launch,
+            &Machine::fermi(),
+            options,
+        )
+        .unwrap();
+        let s = run.stats;
+        // By hand: two warps of 32 each issue the 12 instructions once (the skipped
+        // add once for its 16 even threads).
+        assert_eq!(s.warp_instructions, 2 * 12);
+        assert_eq!(s.register_reads, 2 * 14);
+        assert_eq!(s.register_writes, 2 * 9);
+        // Per thread: 8 ALU instructions, the add on the 32 even threads, one of each
+        // other class.
+        let o = &s.operations;
+        assert_eq!(
+            (o.alu, o.mul, o.fpu, o.sfu, o.memory),
+            (8 * 64 + 32, 64, 0, 64, 64)
+        );
+        assert_eq!(o.total(), s.thread_instructions);
+        // Against the timing's own count of loads and stores.
+        assert_eq!(o.memory, s.memory_thread_instructions);
+        // The kernel ran: data[tid] = (tid+1)^2 / (tid+1), plus 5 for even threads.
+        for tid in 0..64u32 {
+            let at = (DATA - CODE + 4 * tid) as usize;
+            let got = u32::from_le_bytes(run.image.bytes[at..at + 4].try_into().unwrap());
+            assert_eq!(
+                got,
+                tid + 1 + if tid % 2 == 0 { 5 } else { 0 },
+                "data[{tid}]"
+            );
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! SFU and ALU occupancy, the coalescer's lines and their lookups, and the scoreboard.
 use super::coalescer::Line;
 use super::core::{Core, Shared};
+use super::divergence::dom::Load;
 use super::execute::Access;
 use super::kernel::Step;
 use super::warp::State;
@@ -65,6 +66,7 @@ impl Core {
                     if shared {
                         c.shared_accesses += 1;
                     }
+                    c.memory_thread_instructions += u64::from(n);
                     histogram[n as usize] += 1;
                     if self.lines.is_empty() {
                         // On chip, no line: the slower of the private and shared
@@ -78,24 +80,71 @@ impl Core {
                         (1, start + depth + u64::from(latency) - 1)
                     } else {
                         let lines = self.lines.len() as u64;
-                        c.stalls.memory_serialization += lines - 1;
-                        // Line `i` is looked up `i` cycles after the first.
+                        let ports = u64::from(m.l1_ports);
+                        let occupancy = lines.div_ceil(ports);
+                        c.stalls.memory_serialization += occupancy - 1;
+                        // `l1_ports` lines are looked up per cycle, the first
+                        // `pipeline_depth - 2` cycles after issue (at issue in a
+                        // pipeline of one stage).
+                        let lookup = (start + depth).saturating_sub(2);
+                        let mut missed = std::mem::take(&mut self.missed);
+                        missed.clear();
+                        let mut refused_line = false;
                         for (i, &Line { line, bytes, .. }) in self.lines.iter().enumerate() {
-                            let at = start + depth - 2 + i as u64;
+                            let at = lookup + i as u64 / ports;
                             if self.executed.store {
                                 sh.memory.store(self.id, at, line, bytes);
                                 continue;
                             }
                             match sh.memory.load(self.id, at, line, w as u32) {
                                 Probe::Hit { at } => warp.data_at = warp.data_at.max(at),
-                                Probe::Miss => warp.pending += 1,
+                                Probe::Miss => {
+                                    warp.pending += 1;
+                                    missed.push(line);
+                                }
                                 Probe::Full => {
                                     warp.replay.push(line);
                                     self.replaying = true;
+                                    refused_line = true;
                                 }
                             }
                         }
-                        (lines, (start + depth + lines - 1).max(warp.data_at + 1))
+                        if !self.executed.store {
+                            // Per thread: its address, and whether its line missed.
+                            let mut miss = 0u64;
+                            let mut exec = 0u64;
+                            let addrs = &mut self.addrs;
+                            addrs.clear();
+                            addrs.resize(self.lanes, 0);
+                            for l in super::execute::bits(group.lanes) {
+                                exec |= 1 << l;
+                                let t = group.rows[l] * self.lanes + l;
+                                if let Access::Global { line, addr, .. } = accesses[t] {
+                                    addrs[l] = addr;
+                                    if missed.contains(&line) {
+                                        miss |= 1 << l;
+                                    }
+                                }
+                            }
+                            let load = Load {
+                                pc: self.executed.pc,
+                                exec,
+                                miss,
+                                missed: &missed,
+                                addrs,
+                                refused_line,
+                            };
+                            if self.policy.load(w, &load) {
+                                // The threads that missed wait in the policy: the warp
+                                // runs on without their lines.
+                                warp.pending -= missed.len() as u32;
+                            }
+                        }
+                        self.missed = missed;
+                        (
+                            occupancy,
+                            (start + depth + occupancy - 1).max(warp.data_at + 1),
+                        )
                     }
                 }
                 _ => {

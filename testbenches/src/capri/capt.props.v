@@ -172,28 +172,39 @@ module weft_prove #(parameter ENTRIES = 8, parameter HISTORY = 0) (
                 as_expected = 1'b0;
     end
 
+    // The invariant (`p_inv_tags_and_ages`): unique tags, and the entries' ages are the
+    // contract's recency. It held in every checked cycle up to this one (the reset cycle
+    // is not checked): the properties that need it in their induction are stated for
+    // such traces. `p_inv_tags_and_ages` proves that is every trace, the invariant
+    // strengthens their induction as much as if it were asserted with them, and a bug
+    // that breaks only the invariant fails `p_inv_tags_and_ages`, not them (so each
+    // one's planted bug shows its own clause can fail).
+    wire inv = unique && recency_ok;
+    reg inv_before = 1'b1;
+    always @(posedge clock) inv_before <= init || (inv_before && inv);
+    wire inv_so_far = inv_before && inv;
+
     always @(*) if (!init) begin
-        // No two valid entries share a tag. With it, the invariant of the entries'
-        // ages (below): Yosys's SAT closes the induction at length 1 in about 30 s
-        // with it, and takes 1 to 10 minutes on uniqueness alone.
-        p_tags_unique: assert(unique && recency_ok);
+        // No two valid entries share a tag; the entries' ages are the contract's recency
+        // (an insert or update that hits or allocates makes the entry most recent): the
+        // valid entries' ages are distinct, below their number, and the older entry has
+        // the larger age. Yosys's SAT closes the induction at length 1 in about 30 s
+        // with both, and takes 1 to 10 minutes on uniqueness alone.
+        p_inv_tags_and_ages: assert(inv);
         // A lookup hits exactly when a valid entry holds its PC, and then reports that
         // entry's history (the tags are unique, so one entry holds it; a miss predicts
         // nothing).
         p_hit_reports_history: assert(hit == look_hit && predict_adequate == look_predict);
         // An insert that misses fills the lowest invalid entry ...
         p_insert_fills_lowest_invalid: assert(!was_fill_free || as_expected);
-        // ... else the least recently used one. The entries' ages are the contract's
-        // recency (an insert or update that hits or allocates makes the entry most
-        // recent): the valid entries' ages are distinct, below their number, and the
-        // older entry has the larger age; the induction needs this invariant.
-        p_insert_else_lru: assert(unique && recency_ok && (!was_fill_lru || as_expected));
+        // ... else the least recently used one (the induction needs the invariant).
+        p_insert_else_lru: assert(!inv_so_far || !was_fill_lru || as_expected);
         // An update sets the held branch's history by the HISTORY rule; absent, it is
-        // ignored (with the invariants: an update touches one entry).
-        p_update_sets_history: assert(unique && recency_ok && (!was_update || as_expected));
-        // No op, and an insert that hits, changes no entry (with the invariants: an
+        // ignored (with the invariant: an update touches one entry).
+        p_update_sets_history: assert(!inv_so_far || !was_update || as_expected);
+        // No op, and an insert that hits, changes no entry (with the invariant: an
         // insert that hits touches one entry).
-        p_idle_keeps_entries: assert(unique && recency_ok && (!was_idle || as_expected));
+        p_idle_keeps_entries: assert(!inv_so_far || !was_idle || as_expected);
         // Reset invalidates every entry.
         p_reset_invalidates: assert(!was_reset || v == 0);
     end

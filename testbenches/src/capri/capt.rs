@@ -46,7 +46,7 @@ impl<const ENTRIES: usize, const HISTORY: usize, const HW: usize, const AW: usiz
 const PLANTED: &[(&str, &str, &str)] = &[
     // An insert of a held branch allocates a second entry.
     (
-        "p_tags_unique",
+        "p_inv_tags_and_ages",
         "alloc = is_insert & ~|op_match;",
         "alloc = is_insert;",
     ),
@@ -56,19 +56,20 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "if (|(history$5$q & hist_msb)) begin",
         "if (~|(history$5$q & hist_msb)) begin",
     ),
-    // Entry 0 is never taken as the free entry.
+    // Entry 2, filled while invalid, starts with the opposite history. (Taking another
+    // entry than the lowest invalid one would also break the ages' invariant: the
+    // contract's recency moves the entry it names.)
     (
         "p_insert_fills_lowest_invalid",
-        "if (~valid$0$q & ~found_free) begin",
-        "if (1'b0) begin",
+        "history$2$d = hist_init;",
+        "history$2$d = ~hist_init;",
     ),
-    // Entry 3 never ages: two entries share an age and the LRU order is lost. (A
-    // victim bug, entry 7 taken when second least recently used, shows only after a
-    // full table and an insert, cycle 11: the base case had not reached it in 400 s.)
+    // Entry 0, filled as the least recently used entry of a full table, starts with the
+    // opposite history (its tag and age are right: the invariant holds).
     (
         "p_insert_else_lru",
-        "age$3$d = age$3$q + age_one;",
-        "age$3$d = age$3$q;",
+        "history$0$d = hist_init;",
+        "history$0$d = found_free ? hist_init : ~hist_init;",
     ),
     // 1b-Latest: an update of entry 0 to inadequate keeps it adequate.
     (
@@ -76,11 +77,11 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "if (mode == mode_latest) begin\n                    history$0$d = hist_zero;",
         "if (mode == mode_latest) begin\n                    history$0$d = hist_one;",
     ),
-    // Op 3 (none) inserts.
+    // An insert that hits entry 1 resets its history.
     (
         "p_idle_keeps_entries",
-        "is_insert = op == op_insert;",
-        "is_insert = op[0];",
+        "history$1$d = hist_init;",
+        "history$1$d = hist_init;\n            end\n            if (is_insert) begin\n                history$1$d = hist_init;",
     ),
     // Reset leaves entry 4 valid.
     (

@@ -7,8 +7,11 @@
 // stalling one clears nothing. Ghost registers follow the contract over the branch
 // being filled: the update mask of its two entries (every thread at the first warp,
 // then each bypass's threads cleared) and the bypassing warps on each path. The ghosts
-// are tied to the pending entries' registers (read through `hierconn` wires), which is
-// the invariant the induction needs: each property closes at length 1.
+// are tied to the pending entries' registers (read through `hierconn` wires). The
+// invariants the inductions need are properties of their own, asserted beside every
+// property by `weft prove`: `p_inv_room` (the entries in use and the pending ones fit)
+// and `p_inv_pending_umask` (the tie: the pending entries hold the ghost's update mask,
+// the contract's first rule). Each property closes at length 1.
 // The depth rules of a divergent branch (both paths live) are checked against the
 // pending entries' PCs, rpc and masks read the same way: the TOS is replaced when it
 // is not the base and already reconverges at the branch's rpc, a path at the rpc is
@@ -117,31 +120,25 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4, parameter DEPT
         end
     end
 
-    // While a branch fills, both its entries hold the ghost's update mask, and there is
-    // room for them.
-    wire tied = depth <= DEPTH && (!pending ||
-        depth + 2 <= DEPTH && nt_umask == g_umask && tk_umask == g_umask);
-
     // The entries in use and the pending ones fit (what every property stands on).
     wire room = depth <= DEPTH && (!pending || depth + 2 <= DEPTH);
     always @(*) if (!init) begin
+        p_inv_room: assert(room);
         // The pending entries' update mask is every thread but exactly the threads of
         // the warps that bypassed (taken and not-taken): none of a warp that stalled.
-        p_pending_umask: assert(tied);
+        p_inv_pending_umask: assert(!pending || nt_umask == g_umask && tk_umask == g_umask);
         // When the last warp arrives and the new TOS is a path (the one live path, or
         // the top path pushed), it takes that update mask.
-        p_branch_umask: assert(tied && (!(r_accepted && changed && r_path) ||
-            tos_umask == g_umask));
+        p_branch_umask: assert(!(r_accepted && changed && r_path) || tos_umask == g_umask);
         // A divergent branch leaves depth - replaced + paths not at the rpc: a loop's
         // back edge (fall-through = rpc) replaces its entry instead of pushing two.
-        p_depth: assert(room && (!r_divergent || depth == r_depth));
+        p_depth: assert(!r_divergent || depth == r_depth);
         // Not replaced, the old TOS re-forms at the rpc with every thread waiting.
-        p_join: assert(room && (!r_join || ep[r_join_i*PCW +: PCW] == r_rpc && eu[r_join_i*N +: N] == all_threads));
+        p_join: assert(!r_join || ep[r_join_i*PCW +: PCW] == r_rpc && eu[r_join_i*N +: N] == all_threads);
         // A launch starts one entry with every thread waiting.
         p_launch_umask: assert(!r_launch ||
             depth == 1 && !pending && tos_umask == all_threads && tos_mask == r_taken);
         // A bypassing warp adds 1 to the WCnt of each pending path it has threads on.
-        p_pending_wcnt: assert(depth <= DEPTH && (!pending ||
-            depth + 2 <= DEPTH && nt_wcnt == g_nt && tk_wcnt == g_tk));
+        p_pending_wcnt: assert(!pending || nt_wcnt == g_nt && tk_wcnt == g_tk);
     end
 endmodule

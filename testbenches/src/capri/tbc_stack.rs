@@ -177,11 +177,19 @@ impl<
 }
 
 /// Bugs planted in the exported Verilog (of `tbc_stack_3x4`), each caught by the
-/// property named.
+/// property named. A property other than an invariant (`p_inv_*`) is caught by its own
+/// clause: its bug leaves the entries fitting and the pending update mask the
+/// contract's (`tests/prove.rs` checks that the invariants still hold on it).
 const PLANTED: &[(&str, &str, &str)] = &[
+    // A branch is taken with one entry too few left: its two paths overflow the stack.
+    (
+        "p_inv_room",
+        "localparam  push_limit = 4'h6;",
+        "localparam  push_limit = 4'h7;",
+    ),
     // A bypass clears its taken threads only: its not-taken ones stay waiting.
     (
-        "p_pending_umask",
+        "p_inv_pending_umask",
         "new_umask = new_umask & ~(taken | not_taken);",
         "new_umask = new_umask & ~taken;",
     ),

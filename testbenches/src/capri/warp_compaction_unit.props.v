@@ -2,7 +2,9 @@
 // exported Verilog by `weft prove`: WEFT_UUT becomes the preset's module, CTA_WARPS and
 // LANES its parameters. Ghost registers follow the contract: the waiting threads
 // loaded (those whose `umask` bit is set: the update mask has one bit per thread) and
-// not yet compacted, and the compacted warps emitted since the load.
+// not yet compacted, and the compacted warps emitted since the load. The invariants the
+// inductions need are properties of their own (`p_inv_tied`, `p_inv_counted`), asserted
+// beside every property by `weft prove`.
 module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
     input clock,
     input reset,
@@ -104,17 +106,20 @@ module weft_prove #(parameter CTA_WARPS = 3, parameter LANES = 4) (
     wire counted = pending == 0 || count < CTA_WARPS && count + max_pending_pop == max_pop;
 
     always @(*) if (!init) begin
+        // The invariants: the ghost threads are the compactor's rows, and the compacted
+        // warps counted so far and those left make up the minimum.
+        p_inv_tied: assert(tied);
+        p_inv_counted: assert(counted);
         // Every compacted thread is a waiting thread not compacted before, in its own
         // lane (the format keeps lanes): none duplicated, none bypassed.
-        p_threads_conserved: assert(tied && (presented & ~pending) == 0);
+        p_threads_conserved: assert((presented & ~pending) == 0);
         // A compacted warp every cycle while threads wait, none otherwise.
-        p_valid_while_pending: assert(tied && warp_valid == (pending != 0));
+        p_valid_while_pending: assert(warp_valid == (pending != 0));
         p_inactive_lanes_warp_zero: assert(srcs_clean);
         // The last compacted warp takes every thread left: none lost.
-        p_last_takes_the_rest: assert(tied && (!warp_valid || warp_last == (presented == pending)));
+        p_last_takes_the_rest: assert(!warp_valid || warp_last == (presented == pending));
         // As many compacted warps as the adequacy evaluator's minimum, and the counts.
-        p_compacted_warps_minimum:
-            assert(tied && counted && (!(warp_valid && warp_last) || count + 1 == max_pop));
+        p_compacted_warps_minimum: assert(!(warp_valid && warp_last) || count + 1 == max_pop);
         p_warps_needed: assert(warps_needed == max_pop);
         p_waiting_warps: assert(waiting_warps == rows);
         p_saves_warps: assert(saves_warps == (max_pop < rows));

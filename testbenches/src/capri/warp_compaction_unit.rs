@@ -101,24 +101,40 @@ impl<
 }
 
 /// Bugs planted in the exported Verilog (of `warp_compaction_unit_3x4`), each caught
-/// by the property named.
+/// by the property named. A property other than an invariant (`p_inv_*`) is caught by
+/// its own clause: its bug leaves the ghost threads tied to the compactor's rows and the
+/// compacted warps counted (`tests/prove.rs` checks that the invariants still hold).
 const PLANTED: &[(&str, &str, &str)] = &[
-    // Compacted threads are never cleared: compacted again.
+    // Compacted threads are never cleared: the rows held are not the threads left.
     (
-        "p_threads_conserved",
+        "p_inv_tied",
         "compactor$take = 1'b1;",
         "compactor$take = 1'b0;",
     ),
-    // Bypassed threads compacted with those that waited.
+    // Bypassed threads loaded with those that wait.
     (
-        "p_threads_conserved",
+        "p_inv_tied",
         "waiting = cta_mask & umask;",
         "waiting = cta_mask;",
     ),
+    // One source warp per compacted warp: no compaction, more warps than the minimum.
+    (
+        "p_inv_counted",
+        "compactor$one_row = 1'b0;",
+        "compactor$one_row = 1'b1;",
+    ),
+    // Every compacted warp carries lane 0, with or without a thread there (its source
+    // reads warp 0).
+    (
+        "p_threads_conserved",
+        "warp_mask = compactor$group_mask;",
+        "warp_mask = compactor$group_mask | {3'b0, compactor$group_valid};",
+    ),
+    // The last compacted warp is never shown, nor taken: its threads wait forever.
     (
         "p_valid_while_pending",
-        "compactor$take = 1'b1;",
-        "compactor$take = 1'b0;",
+        "compactor$take = 1'b1;\n        compactor$flush = 1'b0;\n        warp_valid = compactor$group_valid;",
+        "compactor$take = ~compactor$group_last;\n        compactor$flush = 1'b0;\n        warp_valid = compactor$group_valid & ~compactor$group_last;",
     ),
     // Lane 3 reports warp 1 when inactive.
     (
@@ -126,16 +142,17 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "lane_field = zero_rows;\n        if (pick_row$0[3]) begin",
         "lane_field = row_top$1;\n        if (pick_row$0[3]) begin",
     ),
+    // `warp_last` is never set.
     (
         "p_last_takes_the_rest",
         "warp_last = compactor$group_valid & compactor$group_last;",
-        "warp_last = compactor$group_valid;",
+        "warp_last = 1'b0;",
     ),
-    // One source warp per compacted warp: no compaction.
+    // Every compacted warp is marked last: the CTA's compaction ends after one warp.
     (
         "p_compacted_warps_minimum",
-        "compactor$one_row = 1'b0;",
-        "compactor$one_row = 1'b1;",
+        "warp_last = compactor$group_valid & compactor$group_last;",
+        "warp_last = compactor$group_valid;",
     ),
     (
         "p_warps_needed",

@@ -3,13 +3,17 @@
 // (`in_valid$0`, ...), so this harness is written for three inputs and three outputs:
 // the `switch_3x3` preset (two virtual channels). Ghost registers follow the contract:
 // each output's route (the configuration shift chain) and each input's two-entry FIFO.
-// So that induction closes in one step, each property also asserts that the ghosts are
-// tied to the block's own registers (read through `hierconn` wires, which Yosys's
-// `flatten` joins to the instance's wires of the same hierarchical name): the routes
-// equal `route_en`/`route_sel`, each input's ghost count is `head_valid + tail_valid`
-// (the tail only behind a head), and the ghost entries equal the head and tail entries.
-// The tie is itself part of the contract (a FIFO that loses, duplicates or reorders a
-// token, or a route chain that shifts wrongly, breaks it), and it is inductive.
+// The invariant `p_inv_tied` ties the ghosts to the block's own registers (read through
+// `hierconn` wires, which Yosys's `flatten` joins to the instance's wires of the same
+// hierarchical name): the routes equal `route_en`/`route_sel`, each input's ghost count
+// is `head_valid + tail_valid` (the tail only behind a head), and the ghost entries equal
+// the head and tail entries. The tie is itself part of the contract (a FIFO that loses,
+// duplicates or reorders a token, or a route chain that shifts wrongly, breaks it), and
+// it is inductive. Each other property is stated for the traces in which the tie has held
+// so far (`tied_so_far`): `p_inv_tied` proves that is every trace, the tie strengthens the
+// property's induction as much as if it were asserted with it, and a bug that breaks only
+// the tie fails `p_inv_tied`, not the property (so each property's planted bug shows its
+// own clause can fail).
 module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
     input clock,
     input reset,
@@ -133,6 +137,11 @@ module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
                 entries_tied = 1'b0;
         end
     end
+    wire tied = route_tied && count_tied && entries_tied;
+    // The tie held in every checked cycle up to this one (the reset cycle is not checked).
+    reg tied_before = 1'b1;
+    always @(posedge clock) tied_before <= init || (tied_before && tied);
+    wire tied_so_far = tied_before && tied;
 
     integer i1;
     reg [1:0] c;
@@ -166,19 +175,19 @@ module weft_prove #(parameter INS = 3, parameter OUTS = 3, parameter VCS = 2) (
     end
 
     always @(*) if (!init) begin
+        // The ghosts are the block's registers: routes, counts and entries.
+        p_inv_tied: assert(tied);
         // The route chain: output 2's route leaves for the next switch.
         p_route_chain: assert(cfg_out_en == en[2] && cfg_out_sel == sel[5:4]);
         // An input takes a token while its FIFO has room (registered: not full).
-        // (Each assert also carries the tie its induction needs, conjunctively.)
-        p_ready_while_room: assert(route_tied && count_tied &&
+        p_ready_while_room: assert(!tied_so_far || (
             in_ready[0] == (count[1:0] < 2) &&
-            in_ready[1] == (count[3:2] < 2) && in_ready[2] == (count[5:4] < 2));
+            in_ready[1] == (count[3:2] < 2) && in_ready[2] == (count[5:4] < 2)));
         // An output carries a token exactly when its input's head leaves, and that
         // head: tokens leave each input in order, none lost or duplicated.
-        p_valid_when_the_head_leaves: assert(route_tied && count_tied &&
-            out_valid == want_valid);
-        p_carries_the_head: assert(route_tied && count_tied && entries_tied && out_ok);
+        p_valid_when_the_head_leaves: assert(!tied_so_far || out_valid == want_valid);
+        p_carries_the_head: assert(!tied_so_far || out_ok);
         // Multicast: the outputs of one input show its head together or not at all.
-        p_multicast_all_or_nothing: assert(route_tied && multicast_ok);
+        p_multicast_all_or_nothing: assert(!tied_so_far || multicast_ok);
     end
 endmodule

@@ -65,23 +65,32 @@ impl<const INS: usize, const OUTS: usize, const VB: usize, const SB: usize> crat
 /// Bugs planted in the exported Verilog (of `switch_3x3`), each caught by the property
 /// named.
 const PLANTED: &[(&str, &str, &str)] = &[
-    // The chain skips a stage: output 2 takes output 0's route.
+    // The chain skips a stage: output 2 takes output 0's route (the registers leave
+    // the contract's routes).
     (
-        "p_route_chain",
+        "p_inv_tied",
         "route_en$2$d = route_en$1$q;",
         "route_en$2$d = route_en$0$q;",
     ),
-    // Input 1 is ready only while empty: a token pushed anyway is not accounted for.
+    // The chain's output shows output 1's selection instead of output 2's.
+    (
+        "p_route_chain",
+        "cfg_out_sel = route_sel$2$q;",
+        "cfg_out_sel = route_sel$1$q;",
+    ),
+    // Input 1 takes a token only while empty (its ready and its push agree, so no token
+    // is lost): a FIFO with room for one more refuses it.
     (
         "p_ready_while_room",
-        "in_ready$1 = ~tail_valid$1$q;",
-        "in_ready$1 = ~head_valid$1$q;",
+        "push$1 = in_valid$1 & ~tail_valid$1$q;",
+        "push$1 = in_valid$1 & ~head_valid$1$q;\n        in_ready$1 = ~head_valid$1$q;",
     ),
-    // Input 1's head leaves without waiting for its outputs' consumers.
+    // Output 0 shows input 1's head as valid while it waits for another consumer (the
+    // head does not leave).
     (
         "p_valid_when_the_head_leaves",
-        "pop$1 = head_valid$1$q & routed$1 & fanout_ready$1;",
-        "pop$1 = head_valid$1$q & routed$1;",
+        "out_valid$0 = pop$1;",
+        "out_valid$0 = head_valid$1$q;",
     ),
     // Output 2 shows input 1's second token instead of its head.
     (

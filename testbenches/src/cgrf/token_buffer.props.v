@@ -7,8 +7,12 @@
 // last grant, count, error) through `hierconn` wires, which Yosys's `flatten` joins to
 // the instance's wires of the same hierarchical name. Every property relates this
 // cycle's registers and outputs to the last cycle's (ghost copies of the last cycle's
-// inputs and registers), so each closes by induction at length 1; the invariants the
-// induction needs (count in 1..3, round-robin distance) are asserted with them.
+// inputs and registers), so each closes by induction at length 1. The invariant the
+// induction needs, a count in 1..3, is its own property `p_inv_cnt_ok`; the properties
+// that need it are stated for the traces in which it has held so far (`cnt_so_far`):
+// `p_inv_cnt_ok` proves that is every trace, the invariant strengthens their induction
+// as much as if it were asserted with them, and a bug that breaks only the count fails
+// `p_inv_cnt_ok`, not them (so each one's planted bug shows its own clause can fail).
 module weft_prove #(parameter VCS = 4, parameter OPERANDS = 3, parameter DATA = 32) (
     input clock,
     input reset,
@@ -67,6 +71,11 @@ module weft_prove #(parameter VCS = 4, parameter OPERANDS = 3, parameter DATA = 
     // slots the links need, the ready entries, what each link accepts (a free slot of
     // a configured link), the entries holding an operand.
     wire cnt_ok = cnt != 2'd3;
+    // The count was in range in every checked cycle up to this one (the reset cycle is
+    // not checked).
+    reg cnt_before = 1'b1;
+    always @(posedge clock) cnt_before <= init || (cnt_before && cnt_ok);
+    wire cnt_so_far = cnt_before && cnt_ok;
     wire [2:0] n = cnt + 3'd1;
     wire need_b = n >= 3'd2, need_c = n >= 3'd3;
     wire [VCS-1:0] rdy = fa & (fb | {VCS{!need_b}}) & (fc | {VCS{!need_c}});
@@ -202,32 +211,34 @@ module weft_prove #(parameter VCS = 4, parameter OPERANDS = 3, parameter DATA = 
     end
 
     always @(*) if (!init) begin
+        // The configured count is 1..3 (the count register never holds 3).
+        p_inv_cnt_ok: assert(cnt_ok);
         // A fire presents an entry whose configured operands are all valid, with its
         // stored operands and tid; out_valid exactly when some entry is ready.
-        p_present_ready_entry: assert(cnt_ok && present_ok);
+        p_present_ready_entry: assert(!cnt_so_far || present_ok);
         // A fire clears its entry (all three valid bits) and becomes the last grant.
         p_fire_clears_entry: assert(!p_fire || p_reset ||
             (!fa[p_vc] && !fb[p_vc] && !fc[p_vc] && last == p_vc));
         // A token accepted on a link is stored in its channel's slot; a held operand
         // stays (never overwritten or dropped) until its entry fires.
-        p_token_stored: assert(cnt_ok && slots_ok);
+        p_token_stored: assert(!cnt_so_far || slots_ok);
         // The entry's tid is the first operand's; a held entry keeps it.
-        p_tid_first_operand: assert(cnt_ok && tids_ok);
+        p_tid_first_operand: assert(!cnt_so_far || tids_ok);
         // A link accepts exactly when its slot of the channel is free and the link is
         // within the configured count (backpressure, no overwrite, no misrouting).
-        p_link_ready: assert(cnt_ok && a_ready == !fa[a_vc] && b_ready == (!fb[b_vc] && need_b)
-                             && c_ready == (!fc[c_vc] && need_c));
+        p_link_ready: assert(!cnt_so_far || (a_ready == !fa[a_vc]
+            && b_ready == (!fb[b_vc] && need_b) && c_ready == (!fc[c_vc] && need_c)));
         // Round robin after the last fired channel: a ready entry waits at most VCS - 1
         // fires (with the invariant waited + distance from the last grant <= VCS).
-        p_round_robin: assert(cnt_ok && rr_ok);
+        p_round_robin: assert(!cnt_so_far || rr_ok);
         // busy exactly when some operand is held.
         p_busy: assert(busy == (held != 0));
         // tid_error is sticky and raised exactly by an operand whose tid differs from
         // its entry's (the tid rule above); reset clears it.
-        p_tid_error: assert(cnt_ok && tid_error == (!p_reset && (p_error || p_mismatch)));
+        p_tid_error: assert(!cnt_so_far || tid_error == (!p_reset && (p_error || p_mismatch)));
         // Reset clears the valid bits, the last grant and the error and sets the count
         // to 1; a configuration write with a nonzero count loads it, 0 is ignored.
-        p_reset_and_config: assert(cnt_ok && (p_reset
+        p_reset_and_config: assert(!cnt_so_far || (p_reset
             ? fa == 0 && fb == 0 && fc == 0 && last == 0 && !tid_error && n == 1
             : n == (p_cfg_valid && p_cfg_operands != 0 ? p_cfg_operands : p_cnt + 2'd1)));
     end

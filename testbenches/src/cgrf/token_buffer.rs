@@ -63,6 +63,12 @@ impl<const VCS: usize, const VB: usize> crate::presets::Tested for TokenBuffer<V
 /// Bugs planted in the exported Verilog (of `token_buffer_4`), each caught by the
 /// property named.
 const PLANTED: &[(&str, &str, &str)] = &[
+    // A configuration write of 0 is not ignored (the count register wraps to four operands).
+    (
+        "p_inv_cnt_ok",
+        "if (cfg_valid & (cfg_operands != count0)) begin",
+        "if (cfg_valid) begin",
+    ),
     // Channel 2 presents channel 1's first operand.
     (
         "p_present_ready_entry",
@@ -108,11 +114,11 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "(c_take & ~c_new & (c_tid != c_ref))",
         "(c_take & ~c_new & 1'b0)",
     ),
-    // A configuration write of 0 is not ignored (the count register wraps to four operands).
+    // Reset sets the count to two operands.
     (
         "p_reset_and_config",
-        "if (cfg_valid & (cfg_operands != count0)) begin",
-        "if (cfg_valid) begin",
+        "count_minus_one$d = count0;",
+        "count_minus_one$d = count1;",
     ),
 ];
 

@@ -114,6 +114,16 @@ module weft_prove #(parameter LANES = 32, parameter M = 2, parameter PCW = 32) (
         overlap <= reset ? 1'b0 : overlap || (c_accept && |(miss_mask & held));
     end
 
+    // The invariant `p_inv_pcs_unique` held in every checked cycle up to this one (the
+    // reset cycle is not checked). The properties whose induction needs it are stated
+    // for such traces: `p_inv_pcs_unique` proves that is every trace, the invariant
+    // strengthens their induction as much as if it were asserted with them, and a bug
+    // that breaks only uniqueness fails `p_inv_pcs_unique`, not them (so each one's
+    // planted bug shows its own clause can fail).
+    reg unique_before = 1'b1;
+    always @(posedge clock) unique_before <= init || (unique_before && pcs_unique);
+    wire unique_so_far = unique_before && pcs_unique;
+
     // Every entry in use holds the PC and bitmask the contract expects.
     reg as_expected;
     integer r;
@@ -135,7 +145,7 @@ module weft_prove #(parameter LANES = 32, parameter M = 2, parameter PCW = 32) (
 
     always @(*) if (!init) begin
         // Merge before allocate: no two entries in use hold the same PC.
-        p_pcs_unique: assert(pcs_unique);
+        p_inv_pcs_unique: assert(pcs_unique);
         // The entries' bitmasks are disjoint (a thread is masked off by one memory op),
         // as long as no access was taken with threads the table already held.
         p_masks_disjoint: assert(overlap || disjoint);
@@ -149,15 +159,15 @@ module weft_prove #(parameter LANES = 32, parameter M = 2, parameter PCW = 32) (
         // The decision: an access with misses is accepted unless forbidden, or the PC is
         // absent and every entry in use (then refused); matched/match_entry/match_mask
         // name the entry holding the PC.
-        p_accept_rule: assert(pcs_unique && accept == c_accept && refuse == (want && !c_accept)
-                              && matched == any_hold && match_entry == hold
-                              && match_mask == c_match_mask);
+        p_accept_rule: assert(!unique_so_far || (accept == c_accept
+            && refuse == (want && !c_accept) && matched == any_hold && match_entry == hold
+            && match_mask == c_match_mask));
         // The entry written: the one holding the PC, else the lowest free one; none
         // unless accepted.
-        p_target_rule: assert(pcs_unique && target == c_target);
+        p_target_rule: assert(!unique_so_far || target == c_target);
         // Next state, per entry: mask' = (mask & ~release) | (target ? miss : 0), a
         // written entry takes the PC, the others keep theirs.
-        p_entry_update: assert(pcs_unique && (!was_live || as_expected));
+        p_entry_update: assert(!unique_so_far || !was_live || as_expected);
         // Reset empties every entry.
         p_reset_empties: assert(!was_reset || m == 0);
     end

@@ -46,15 +46,17 @@ impl<const LANES: usize, const M: usize, const PCW: usize> crate::presets::Teste
 const PLANTED: &[(&str, &str, &str)] = &[
     // No merge: a PC already held allocates a second entry.
     (
-        "p_pcs_unique",
+        "p_inv_pcs_unique",
         "target_now = match_entry;",
         "target_now = free_pick;",
     ),
-    // A merge also writes the lowest free entry: a thread in two entries.
+    // Entry 0, while in use, also takes the misses of an access accepted into another
+    // entry: a thread in two entries. (A merge that also writes the lowest free entry
+    // would duplicate the PC: the invariant's bug.)
     (
         "p_masks_disjoint",
-        "target_now = match_entry;",
-        "target_now = match_entry | free_pick;",
+        "entry_mask$0$d = entry_mask$0$q & ~release_mask;",
+        "entry_mask$0$d = (entry_mask$0$q & ~release_mask)\n            | (accept & |entry_mask$0$q ? miss_mask : zero_lanes);",
     ),
     // Entry 0 ignores a release on the edge it is written: released threads kept.
     (
@@ -76,11 +78,12 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "free_pick = onehot$0;",
         "free_pick = onehot$1;",
     ),
-    // Entry 1 does not take the PC when it is allocated.
+    // A merge into entry 1 replaces the threads it holds with the new misses. (Entry 1
+    // keeping its old PC when allocated could duplicate a PC: the invariant's bug.)
     (
         "p_entry_update",
-        "entry_pc$1$d = pc;",
-        "entry_pc$1$d = entry_pc$1$q;",
+        "entry_mask$1$d = (entry_mask$1$q & ~release_mask) | miss_mask;",
+        "entry_mask$1$d = miss_mask;",
     ),
     // Reset does not empty entry 1.
     (

@@ -6,7 +6,9 @@
 // controller's registers (the 8 counter bit planes and the slip-limit bitmask of each
 // warp) through `hierconn` wires, which Yosys's `flatten` joins to the instance's wires
 // of the same hierarchical name. Ghost registers hold only what the contract expects
-// after the last edge.
+// after the last edge. Rule 3 (each limit bit is `counter >= max-slip`) is the
+// invariant the limit's properties stand on: `p_inv_limit_is_ge`, asserted beside every
+// property by `weft prove`.
 module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
     input clock,
     input reset,
@@ -143,12 +145,11 @@ module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
     always @(*) if (!init) begin
         // Rule 3: after every edge each limit bit is `counter >= max-slip`, for every
         // warp and thread (also when max-slip moved).
-        p_limit_is_ge: assert(limit_ok);
+        p_inv_limit_is_ge: assert(limit_ok);
         // The max-slip limit is respected: the warp's slip-limit bitmask is shown, and
         // `forbid` is raised exactly when a considered thread of the warp has a counter
         // at or over max-slip (nothing for a warp >= WARPS).
-        p_forbid_at_limit: assert(limit_ok && limit_mask == lrow
-                                  && forbid == ((considered & atlim) != 0));
+        p_forbid_at_limit: assert(limit_mask == lrow && forbid == ((considered & atlim) != 0));
         // Rules 1 and 2 select: tail = considered threads with counter 0; grow and
         // shrink as the header states (both off on clear), never both.
         p_rule_select: assert(tail == tl && grow == (grow_c && !clear)

@@ -39,11 +39,18 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
     }
 }
 
-/// Bugs planted in the exported Verilog (of `slip_controller_1w`), each caught by the
-/// property named.
+/// Bugs planted in the exported Verilog (of `slip_controller_1w` and, with the same
+/// texts, `slip_controller_2w`), each caught by the property named. A property other
+/// than the invariant `p_inv_limit_is_ge` is caught by its own clause: its bug leaves
+/// every limit bit `counter >= max-slip` (`tests/prove.rs` checks that the invariant
+/// still holds on it).
 const PLANTED: &[(&str, &str, &str)] = &[
-    // The limit compare is wrong at bit 3: a counter of 0 is at a max-slip of 8.
-    ("p_limit_is_ge", "ge = ge & row$3;", "ge = ge | row$3;"),
+    // Warp 0's limit also takes the lanes whose counter is odd, below the max-slip.
+    (
+        "p_inv_limit_is_ge",
+        "limit$0$d = ge;",
+        "limit$0$d = ge | row$0;",
+    ),
     // `forbid` looks at the executed threads instead of the considered ones.
     (
         "p_forbid_at_limit",

@@ -11,7 +11,8 @@
 // this cycle's registers and outputs to the last cycle's inputs and outputs (small
 // ghost registers), so each closes by induction at length 1; the invariants the
 // induction needs (depth <= DEPTH, entry 0's rpc is 0, no entry above the base sits at
-// its reconvergence PC) are asserted with them.
+// its reconvergence PC) are properties of their own (`p_inv_*`), asserted beside every
+// property by `weft prove`.
 module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 32) (
     input clock,
     input reset,
@@ -142,11 +143,6 @@ module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 3
             if (i < depth && ep[i * P +: P] == er[i * P +: P]) settled = 1'b0;
     end
 
-    // The invariants: depth within DEPTH, entry 0's rpc is 0 on a running warp (reset
-    // does not clear the entries; init writes it), and no entry above the base (the top
-    // included) sits at its reconvergence PC.
-    wire inv = depth <= DEPTH && (depth == 0 || \uut.entry_rpc$0$q == 0)
-        && (depth <= 1 || pc != rpc) && settled;
 
     // Entries popped by the last edge (from `depth` up to the grown stack) had all
     // reached their reconvergence PC.
@@ -183,10 +179,15 @@ module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 3
         // Reset empties the stack and clears overflow: nothing is shown.
         p_reset_empties: assert(!r_reset
             || (depth == 0 && !overflow && pc == 0 && mask == 0 && rpc == 0));
-        // depth never exceeds DEPTH; an empty stack shows pc, mask and rpc 0; the base
-        // entry's rpc is 0.
-        p_depth_bounded: assert(inv
-            && (depth != 0 || (pc == 0 && mask == 0 && rpc == 0))
+        // The invariants: depth never exceeds DEPTH; entry 0's rpc is 0 on a running
+        // warp (reset does not clear the entries; init writes it); no entry above the
+        // base (the top included) sits at its reconvergence PC.
+        p_inv_depth_bounded: assert(depth <= DEPTH);
+        p_inv_base_rpc: assert(depth == 0 || \uut.entry_rpc$0$q == 0);
+        p_inv_settled: assert((depth <= 1 || pc != rpc) && settled);
+        // An empty stack shows pc, mask and rpc 0; the base entry shows rpc 0.
+        p_empty_and_base_outputs: assert(
+            (depth != 0 || (pc == 0 && mask == 0 && rpc == 0))
             && (depth != 1 || rpc == 0));
         // The outputs are the top entry (entry depth-1).
         p_top_is_entry: assert(depth > DEPTH || depth == 0
@@ -212,31 +213,30 @@ module weft_prove #(parameter LANES = 32, parameter DEPTH = 8, parameter PCW = 3
                 : r_pn ? (pc == r_nt_pc && mask == r_nt && rpc == r_reconv)
                 : r_replace ? depth + 1 == r_depth
                 : (pc == r_reconv && mask == r_mask && rpc == r_rpc))));
-        // The stack is bounded by the nesting: no entry above the base sits at its
-        // reconvergence PC, and a divergent branch leaves exactly depth - replaced +
-        // pushed entries (the paths not at the reconvergence PC; a top whose rpc is the
-        // branch's, not the base, replaced).
-        p_bounded_by_nesting: assert(inv && (!r_push || depth == r_after));
+        // The stack is bounded by the nesting (with `p_inv_settled`): a divergent branch
+        // leaves exactly depth - replaced + pushed entries (the paths not at the
+        // reconvergence PC; a top whose rpc is the branch's, not the base, replaced).
+        p_bounded_by_nesting: assert(!r_push || depth == r_after);
         // overflow is sticky until reset and set exactly by a divergent branch whose
         // entries do not fit (depth - replaced + pushed > DEPTH); it changes nothing else.
-        p_overflow: assert(inv
-            && overflow == (!r_reset && (r_overflow || r_ovf))
+        p_overflow: assert(
+            overflow == (!r_reset && (r_overflow || r_ovf))
             && (!r_ovf || (depth == r_depth && pc == r_pc && mask == r_mask
                            && rpc == r_rpc)));
         // A uniform branch (to taken_pc if any active thread is taken, else
         // not_taken_pc) or an advance (to next_pc) changes only the top's PC; the stack
         // keeps its depth unless that PC is the top's reconvergence PC: then it pops
         // exactly the top.
-        p_pc_update: assert(inv && (!(r_uniform || r_adv) || (
+        p_pc_update: assert(!(r_uniform || r_adv) || (
             join_pc == r_newpc && join_mask == r_mask && join_rpc == r_rpc
             && overflow == r_overflow
             && ((r_newpc == r_rpc && r_depth > 1) ? depth + 1 == r_depth
-                : (depth == r_depth && pc == r_newpc && mask == r_mask && rpc == r_rpc)))));
+                : (depth == r_depth && pc == r_newpc && mask == r_mask && rpc == r_rpc))));
         // Pops: after any event on a running warp the stack keeps at least the base
         // entry, every entry popped had reached its reconvergence PC, and the new top
         // (other than the base) has not (so the pop stopped at the right entry).
-        p_pop_reconverged: assert(inv && (!r_event
-            || (depth >= 1 && depth <= r_grown && popped_reconverged)));
+        p_pop_reconverged: assert(!r_event
+            || (depth >= 1 && depth <= r_grown && popped_reconverged));
         // Entries below the top are untouched by a push, pop, PC update or overflow;
         // the top keeps its mask and reconvergence PC.
         p_below_top_kept: assert(reset || start || below_kept);

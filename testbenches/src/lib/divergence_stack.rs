@@ -50,16 +50,54 @@ impl<const LANES: usize, const DEPTH: usize, const PCW: usize, const DW: usize>
 }
 
 /// Bugs planted in the exported Verilog (of `divergence_stack`), each caught by the
-/// property named.
+/// property named. A property other than an invariant (`p_inv_*`) is caught by its own
+/// clause: its bug leaves the depth within DEPTH, the base's rpc 0 and no entry above the
+/// base at its rpc (`tests/prove.rs` checks that the invariants still hold on it).
 const PLANTED: &[(&str, &str, &str)] = &[
-    // Reset keeps the depth.
+    // A full stack takes one more push: a depth of DEPTH + 1.
+    (
+        "p_inv_depth_bounded",
+        "room_one = 1'b0;",
+        "room_one = 1'b1;",
+    ),
+    // `init` gives the base entry its own PC as rpc.
+    (
+        "p_inv_base_rpc",
+        "entry_rpc$0$d = pc_zero;",
+        "entry_rpc$0$d = init_pc;",
+    ),
+    // A branch reconverging where the top does stacks a join entry already at its rpc.
+    (
+        "p_inv_settled",
+        "replace = (count$q != count_one) & (top_rpc == reconv_pc);",
+        "replace = 1'b0;",
+    ),
+    // The not-taken path is pushed even when it is the reconvergence PC.
+    (
+        "p_inv_settled",
+        "push_not_taken = not_taken_pc != reconv_pc;",
+        "push_not_taken = 1'b1;",
+    ),
+    // Reset keeps `overflow`. (Reset keeping the depth is no clause-only bug: a push in
+    // the reset cycle still writes the entries, and the depth kept breaks
+    // `p_inv_settled`.)
     (
         "p_reset_empties",
-        "count$d = count_zero;",
-        "count$d = count$q;",
+        "overflowed$d = 1'b0;",
+        "overflowed$d = overflowed$q;",
     ),
-    // A full stack takes one more push: a depth of DEPTH + 1.
-    ("p_depth_bounded", "room_one = 1'b0;", "room_one = 1'b1;"),
+    // An empty stack shows entry 0's PC (reset keeps the entries).
+    (
+        "p_empty_and_base_outputs",
+        "top_pc = pc_zero;",
+        "top_pc = entry_pc$0$q;",
+    ),
+    // The base entry shows its PC as its rpc.
+    (
+        "p_empty_and_base_outputs",
+        "top_rpc = entry_rpc$0$q;",
+        "top_rpc = entry_pc$0$q;",
+    ),
     // At depth 2 the mask shown is entry 0's.
     (
         "p_top_is_entry",
@@ -78,12 +116,8 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "entry_mask$1$d = not_taken_now;",
         "entry_mask$1$d = top_mask;",
     ),
-    // A branch that overflows still pushes its paths.
-    (
-        "p_overflow",
-        "do_push = divergent & fits;",
-        "do_push = divergent;",
-    ),
+    // A branch that overflows does not set `overflow`.
+    ("p_overflow", "overflowed$d = 1'b1;", "overflowed$d = 1'b0;"),
     // An advance takes the fall-through PC, not next_pc.
     (
         "p_pc_update",
@@ -96,23 +130,24 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "if (do_move & (moved_pc == top_rpc) & (count$q != count_one)) begin",
         "if (do_move & (moved_pc == top_rpc)) begin",
     ),
+    // The pop compares the PCs without their lowest bit: the top pops one address
+    // before (or after) its rpc, an entry that has not reached it.
+    (
+        "p_pop_reconverged",
+        "if (do_move & (moved_pc == top_rpc) & (count$q != count_one)) begin",
+        "if (do_move & (moved_pc[31:1] == top_rpc[31:1]) & (count$q != count_one)) begin",
+    ),
     // Entry 0's mask is ANDed with the top's on every edge.
     (
         "p_below_top_kept",
         "entry_mask$0$d = entry_mask$0$q;",
         "entry_mask$0$d = entry_mask$0$q & top_mask;",
     ),
-    // A branch reconverging where the top does stacks a join entry already at its rpc.
+    // The taken path is never pushed: a divergent branch leaves one entry too few.
     (
         "p_bounded_by_nesting",
-        "replace = (count$q != count_one) & (top_rpc == reconv_pc);",
-        "replace = 1'b0;",
-    ),
-    // The not-taken path is pushed even when it is the reconvergence PC.
-    (
-        "p_bounded_by_nesting",
-        "push_not_taken = not_taken_pc != reconv_pc;",
-        "push_not_taken = 1'b1;",
+        "push_taken = taken_pc != reconv_pc;",
+        "push_taken = 1'b0;",
     ),
 ];
 

@@ -2,9 +2,10 @@
 // Verilog by `weft prove`: WEFT_UUT becomes the preset's module, LANES and ROWS its
 // parameters. Ghost registers follow the contract: the threads loaded and not yet
 // presented (`pending`), the mode kept at load, and the sub-warps presented since.
-// Each property carries the invariants its induction needs (`tied`: the ghost state is
-// the block's registers; `counted`): every one closes at length 1. The harness names
-// the compactor's eight rows, so it serves presets with ROWS = 8.
+// The invariants the inductions need are properties of their own (`p_inv_tied`: the
+// ghost state is the block's registers; `p_inv_counted`), asserted beside every
+// property by `weft prove`: every one closes at length 1. The harness names the
+// compactor's eight rows, so it serves presets with ROWS = 8.
 module weft_prove #(parameter LANES = 4, parameter ROWS = 8) (
     input clock,
     input reset,
@@ -120,24 +121,28 @@ module weft_prove #(parameter LANES = 4, parameter ROWS = 8) (
     wire counted = pending == 0 || count < ROWS && (normal ? count + max_pending_pop == max_pop
         : held == 2'd1 ? count + rows_pending == rows_loaded : count == 0);
     always @(*) if (!init) begin
+        // The invariants: the ghost threads and mode are the block's registers, and the
+        // sub-warps counted so far and those left make up the large warp's.
+        p_inv_tied: assert(tied);
+        p_inv_counted: assert(counted);
         // Every lane of a sub-warp is a loaded thread not presented before.
-        p_held_threads: assert(tied && ((presented & ~pending) == 0));
+        p_held_threads: assert((presented & ~pending) == 0);
         // A sub-warp every cycle while threads are pending, none otherwise.
-        p_presents_while_pending: assert(tied && (sub_valid == (pending != 0)));
-        p_rows_of_inactive_lanes_zero: assert(tied && (rows_clean));
+        p_presents_while_pending: assert(sub_valid == (pending != 0));
+        p_rows_of_inactive_lanes_zero: assert(rows_clean);
         // `last` exactly when the sub-warp takes what is left (a jump's at once).
-        p_last: assert(tied && ((!sub_valid || last == (held == 2'd2 || presented == pending))));
-        p_stall: assert(tied && (stall == (sub_valid && !last)));
+        p_last: assert(!sub_valid || last == (held == 2'd2 || presented == pending));
+        p_stall: assert(stall == (sub_valid && !last));
         // Normal mode: the column compactor's choice, so the sub-warps are as few as
         // the largest column popcount of the loaded mask.
-        p_normal_packs_columns: assert(tied && (!(sub_valid && normal) || presented == column_lowest));
+        p_normal_packs_columns: assert(!(sub_valid && normal) || presented == column_lowest);
         p_normal_sub_warps_max_column_popcount:
-            assert(tied && counted && (!(sub_valid && last && normal) || count + 1 == max_pop));
+            assert(!(sub_valid && last && normal) || count + 1 == max_pop);
         // Memory mode: all pending threads of the lowest non-empty row.
-        p_memory_one_row: assert(tied && (!(sub_valid && held == 2'd1) || presented == lowest_row));
+        p_memory_one_row: assert(!(sub_valid && held == 2'd1) || presented == lowest_row);
         // Jump mode: one sub-warp, normal mode's first choice.
         p_jump_one_sub_warp:
-            assert(tied && (!(sub_valid && held == 2'd2) || (last && count == 0 && presented == column_lowest)));
-        p_last_within_rows: assert(tied && counted && (!sub_valid || count < ROWS));
+            assert(!(sub_valid && held == 2'd2) || (last && count == 0 && presented == column_lowest));
+        p_last_within_rows: assert(!sub_valid || count < ROWS);
     end
 endmodule

@@ -54,25 +54,80 @@ impl<const LANES: usize, const ROWS: usize, const N: usize, const RW: usize, con
     }
 }
 
+/// The compactor's choice of rows 0 and 1, as exported (the `SWAPPED` bugs' text).
+const ROWS_0_1: &str = concat!(
+    "pick_row$0 = zero_lanes;\n",
+    "        if (row_enable[0] & ~(one_row & row_taken)) begin\n",
+    "            pick_row$0 = held$0$q & ~seen;\n",
+    "            seen = seen | held$0$q;\n",
+    "            row_taken = |held$0$q;\n",
+    "        end\n",
+    "        left = left | (held$0$q & ~pick_row$0);\n",
+    "        pick_row$1 = zero_lanes;\n",
+    "        if (row_enable[1] & ~(one_row & row_taken)) begin\n",
+    "            pick_row$1 = held$1$q & ~seen;\n",
+    "            seen = seen | held$1$q;\n",
+    "            row_taken = |held$1$q;\n",
+    "        end\n",
+    "        left = left | (held$1$q & ~pick_row$1);",
+);
+
+/// The same with row 1 chosen before row 0: a lane's thread in row 1 goes before its
+/// thread in row 0, and a memory-mode sub-warp takes row 1 before row 0, but every
+/// sub-warp still takes one thread of every non-empty column (one whole row in memory
+/// mode) and clears exactly what it shows, so the invariants hold.
+const ROWS_1_0: &str = concat!(
+    "pick_row$1 = zero_lanes;\n",
+    "        if (row_enable[1] & ~(one_row & row_taken)) begin\n",
+    "            pick_row$1 = held$1$q & ~seen;\n",
+    "            seen = seen | held$1$q;\n",
+    "            row_taken = |held$1$q;\n",
+    "        end\n",
+    "        left = left | (held$1$q & ~pick_row$1);\n",
+    "        pick_row$0 = zero_lanes;\n",
+    "        if (row_enable[0] & ~(one_row & row_taken)) begin\n",
+    "            pick_row$0 = held$0$q & ~seen;\n",
+    "            seen = seen | held$0$q;\n",
+    "            row_taken = |held$0$q;\n",
+    "        end\n",
+    "        left = left | (held$0$q & ~pick_row$0);",
+);
+
 /// Bugs planted in the exported Verilog (of `sub_warp_unit_4x8`), each caught by the
-/// property named.
+/// property named. A property other than an invariant (`p_inv_*`) is caught by its own
+/// clause: its bug leaves the ghost state tied to the registers and the sub-warps
+/// counted (`tests/prove.rs` checks that the invariants still hold on it).
 const PLANTED: &[(&str, &str, &str)] = &[
-    // Presented threads of row 0 are never cleared.
+    // Presented threads of row 0 are never cleared: the rows held are not the threads
+    // left.
     (
-        "p_held_threads",
+        "p_inv_tied",
         "held$0$d = held$0$q & ~pick_row$0;",
         "held$0$d = held$0$q;",
     ),
-    // A jump's remaining threads are not flushed: its sub-warp repeats.
+    // Memory mode packs across rows: a sub-warp can empty two rows.
+    (
+        "p_inv_counted",
+        "compactor$one_row = held_mode$q == mode_memory;",
+        "compactor$one_row = 1'b0;",
+    ),
+    // Every sub-warp carries lane 0, with or without a thread there (its row reads 0).
+    (
+        "p_held_threads",
+        "sub_mask = compactor$group_mask;",
+        "sub_mask = compactor$group_mask | {3'b0, compactor$group_valid};",
+    ),
+    // Memory mode stalls: no sub-warp is shown, nor taken, while threads wait.
     (
         "p_presents_while_pending",
-        "compactor$flush = is_jump;",
-        "compactor$flush = 1'b0;",
+        "compactor$take = ~is_jump;\n        compactor$flush = is_jump;\n        sub_valid = compactor$group_valid;",
+        "compactor$take = ~is_jump & ~compactor$one_row;\n        compactor$flush = is_jump;\n        sub_valid = compactor$group_valid & ~compactor$one_row;",
     ),
+    // Jump mode takes memory mode's row, then drops the rest.
     (
         "p_jump_one_sub_warp",
-        "compactor$flush = is_jump;",
-        "compactor$flush = 1'b0;",
+        "compactor$one_row = held_mode$q == mode_memory;",
+        "compactor$one_row = (held_mode$q == mode_memory) | (held_mode$q == mode_jump);",
     ),
     // Lane 3 reports row 1 when inactive.
     (
@@ -91,28 +146,23 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "stall = compactor$group_valid & ~(compactor$group_last | is_jump);",
         "stall = compactor$group_valid;",
     ),
-    // Every mode takes one row per sub-warp.
-    (
-        "p_normal_packs_columns",
-        "compactor$one_row = held_mode$q == mode_memory;",
-        "compactor$one_row = 1'b1;",
-    ),
+    // A lane's thread in row 1 goes before its thread in row 0.
+    ("p_normal_packs_columns", ROWS_0_1, ROWS_1_0),
+    // Normal mode breaks a large warp down as jump mode does: one sub-warp, the rest
+    // dropped.
     (
         "p_normal_sub_warps_max_column_popcount",
-        "compactor$one_row = held_mode$q == mode_memory;",
-        "compactor$one_row = 1'b1;",
+        "is_jump = held_mode$q == mode_jump;",
+        "is_jump = held_mode$q != mode_memory;",
     ),
-    // Memory mode packs across rows.
-    (
-        "p_memory_one_row",
-        "compactor$one_row = held_mode$q == mode_memory;",
-        "compactor$one_row = 1'b0;",
-    ),
-    // Row 1 is never picked: the breakdown never ends.
+    // Memory mode takes row 1 before row 0.
+    ("p_memory_one_row", ROWS_0_1, ROWS_1_0),
+    // A sub-warp is shown every cycle, empty once the threads are done: the breakdown
+    // never ends.
     (
         "p_last_within_rows",
-        "pick_row$1 = held$1$q & ~seen;",
-        "pick_row$1 = zero_lanes;",
+        "sub_valid = compactor$group_valid;",
+        "sub_valid = 1'b1;",
     ),
 ];
 

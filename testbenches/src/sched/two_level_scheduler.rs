@@ -87,28 +87,39 @@ impl<
 /// Bugs planted in the exported Verilog of every preset (two-level and one group), each
 /// caught by the property named.
 const PLANTED: &[(&str, &str, &str)] = &[
-    // The second warp of the selected group requests a grant, ready or not.
+    // Warp 3 is granted but the output names warp 2, ready or not (the pointers move as
+    // for warp 3). A bug in the arbitration itself would move the block's pointers off
+    // the contract's: the invariant's bug.
     (
         "p_grants_only_ready",
-        "if (|(sel_ready & local_mask$1)) begin",
-        "if (1'b1) begin",
+        "grant = warp_ids$3;",
+        "grant = warp_ids$2;",
     ),
-    // No grant when only the first group has a ready warp.
+    // No grant (and no pointer moves) while warp 0 is ready.
     (
         "p_never_idles",
-        "if (|(ready & group_mask$0)) begin",
-        "if (1'b0) begin",
+        "any_grant = group_arb$grant_valid & warp_arb$grant_valid;",
+        "any_grant = group_arb$grant_valid & warp_arb$grant_valid & ~ready[0];",
     ),
-    // The first group's round robin does not advance past a grant.
+    // The first group's round robin does not advance past a grant (the block's pointer
+    // leaves the contract's).
+    (
+        "p_inv_tied",
+        "start$0$d = warp_arb$grant + one_local;",
+        "start$0$d = start$0$q;",
+    ),
+    // Warp 1 is granted but the output names warp 0 (the pointers move as for warp 1).
     (
         "p_grant_is_the_contracts",
-        "start$0$d = warp_arb$grant + one_local;",
-        "start$0$d = start$0$q;",
+        "grant = warp_ids$1;",
+        "grant = warp_ids$0;",
     ),
+    // Warp 2 is granted but the output names warp 3: warp 2 waits through a grant that
+    // moved its group's pointer past it.
     (
         "p_ready_warp_granted_within_group",
-        "start$0$d = warp_arb$grant + one_local;",
-        "start$0$d = start$0$q;",
+        "grant = warp_ids$2;",
+        "grant = warp_ids$3;",
     ),
     // The group shown with a grant is group 1 whichever group is granted (with one
     // group, a group that does not exist).

@@ -7,6 +7,9 @@
 // of the same hierarchical name, and states each property as a relation between one
 // cycle (slots and inputs, held in `p_*` ghost registers) and the next. Slots are
 // numbered s = 2 * target + (0 for a, 1 for b): a0, b0, a1, b1, the flush order.
+// The slots' invariant (`p_inv_slots_well_formed`: open slots hold non-empty 64-aligned
+// batches with distinct windows per target, closed ones nothing) is a property of its
+// own, asserted beside every property by `weft prove`.
 module weft_prove #(parameter BATCH = 64, parameter ID_BITS = 16, parameter TARGETS = 2) (
     input clock,
     input reset,
@@ -182,9 +185,10 @@ module weft_prove #(parameter BATCH = 64, parameter ID_BITS = 16, parameter TARG
             && out_base == spec_base && out_bitmap == spec_bits
             && (!out_valid || out_taken == spec_taken));
         // Open slots hold non-empty 64-aligned batches with distinct windows per target,
-        // closed slots nothing; so every batch sent is non-empty and 64-aligned.
-        p_batches_well_formed: assert(slots_ok
-            && (!out_valid || (out_bitmap != 0 && out_base[LB-1:0] == 0)));
+        // closed slots nothing.
+        p_inv_slots_well_formed: assert(slots_ok);
+        // Every batch presented is non-empty and 64-aligned.
+        p_batches_well_formed: assert(!out_valid || (out_bitmap != 0 && out_base[LB-1:0] == 0));
         // A thread is refused only while its eviction waits for the scheduler; empty
         // exactly when no slot is open.
         p_in_ready_stalls_only_on_eviction: assert(in_ready == (!evicting || out_ready)
@@ -195,7 +199,7 @@ module weft_prove #(parameter BATCH = 64, parameter ID_BITS = 16, parameter TARG
         // (per target), and do not open by themselves; the open order changes only
         // when a slot opens. (With the slots' invariant: a thread's window is in at
         // most one slot of its target, so the induction closes at length 1.)
-        p_held_slots_keep_threads: assert(slots_ok && (p_reset || held_ok));
+        p_held_slots_keep_threads: assert(p_reset || held_ok);
         // A miss opens the free slot a, else b, else reuses the older slot.
         p_miss_opens_free_else_older: assert(p_reset || opened_ok);
         // A flushed batch taken by the scheduler closes its slot.

@@ -54,7 +54,9 @@ impl crate::presets::Tested for CvuTerminator {
 }
 
 /// Bugs planted in the exported Verilog (of `cvu_terminator`), each caught by the
-/// property named.
+/// property named. A property other than the invariant `p_inv_slots_well_formed` is
+/// caught by its own clause: its bug leaves the slots well formed (`tests/prove.rs`
+/// checks that the invariant still holds on it).
 const PLANTED: &[(&str, &str, &str)] = &[
     // A flush sends slot b of target 0 even when an earlier slot is open.
     (
@@ -64,9 +66,15 @@ const PLANTED: &[(&str, &str, &str)] = &[
     ),
     // A batch's window is not aligned to 64 threads.
     (
-        "p_batches_well_formed",
+        "p_inv_slots_well_formed",
         "win = in_id & win_mask;",
         "win = in_id;",
+    ),
+    // A flush with no slot open presents an empty batch (sending it closes no slot).
+    (
+        "p_batches_well_formed",
+        "out_valid = any_evict | found;",
+        "out_valid = any_evict | found | flush;",
     ),
     // A thread is taken while its eviction waits for the scheduler.
     (
@@ -98,12 +106,13 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "if (flush_a$1 & out_ready) begin",
         "if (flush_a$1 & out_ready & in_taken) begin",
     ),
-    // Reset keeps slot a of target 1 open (the text spans two lines: each line alone
-    // also occurs in the flush logic).
+    // Reset keeps slot a of target 1 as it was, open with its batch (so the slots stay
+    // well formed; the text spans lines: each line alone also occurs in the flush
+    // logic).
     (
         "p_reset_closes_all",
-        "if (reset) begin\n            a_valid$1$d = 1'b0;",
-        "if (reset) begin\n            a_valid$1$d = a_valid$1$q;",
+        "if (reset) begin\n            a_valid$1$d = 1'b0;\n            a_base$1$d = zero16;\n            a_bits$1$d = zero64;",
+        "if (reset) begin\n            a_valid$1$d = a_valid$1$q;\n            a_base$1$d = a_base$1$q;\n            a_bits$1$d = a_bits$1$q;",
     ),
 ];
 

@@ -8,15 +8,20 @@
 //!   post-dominator (the baseline, the CAPRI paper's WPDOM);
 //! - [`lwm`]: large warps broken into sub-warps (LWM §3.1) over PDOM's stacks;
 //! - [`tbc`]: thread block compaction, TBC+ and CAPRI: a CTA-wide stack, warps formed
-//!   anew by the warp compaction unit (CAPRI §2.2, §3).
+//!   anew by the warp compaction unit (CAPRI §2.2, §3);
+//! - [`dom`]: diverge on miss over PDOM's stacks: the threads of a load that miss wait
+//!   while the others run on (DoM §4-5).
 //!
 //! The hooks a mechanism overrides: [`Policy::launch`] (a CTA's warps start),
 //! [`Policy::fetch`] (what a warp issues next, and [`Policy::home`], whose threads),
 //! [`Policy::groups`] (the warp instructions its threads form), [`Policy::resolve`]
 //! (what a branch or any other instruction does to the warp), [`Policy::settle`] (what
-//! a warp owes its CTA once its instruction has completed), [`Policy::stats`] (its own
-//! counters). The one `match` on `divergence` is [`build`]; each policy checks its own
+//! a warp owes its CTA once its instruction has completed), [`Policy::load`] (what a
+//! global load's lookups found, per thread), [`Policy::fill`] and [`Policy::waits`]
+//! (lines the policy waits for, and a warp that waits for it), [`Policy::tick`] (the
+//! core's activity, cycle by cycle), [`Policy::stats`] (its own counters). The one `match` on `divergence` is [`build`]; each policy checks its own
 //! machine keys ([`check`]).
+pub mod dom;
 pub mod lwm;
 pub mod pdom;
 pub mod tbc;
@@ -93,6 +98,23 @@ pub trait Policy {
     fn settled(&self, _w: usize) -> bool {
         true
     }
+    /// Warp `w`'s global load, as its lookups found it: whether the warp goes on
+    /// without the threads that missed (they wait in the policy, which then receives
+    /// their lines' arrivals through [`Policy::fill`]); `false` blocks the warp until
+    /// every line is in.
+    fn load(&mut self, _w: usize, _load: &dom::Load) -> bool {
+        false
+    }
+    /// A line warp `w` asked for has arrived: whether it was the policy's.
+    fn fill(&mut self, _w: usize, _line: u32) -> Result<bool, String> {
+        Ok(false)
+    }
+    /// Whether warp `w` waits for the policy (for a line of its waiting threads).
+    fn waits(&self, _w: usize) -> bool {
+        false
+    }
+    /// The core's activity over a span of cycles.
+    fn tick(&mut self, _activity: dom::Activity) {}
     /// What the policy counted.
     fn stats(&self) -> DivergenceStats;
 }
@@ -105,6 +127,7 @@ pub enum DivergenceStats {
     Lwm(lwm::LwmStats),
     /// Thread block compaction, TBC+ or CAPRI (`"policy": "tbc"`, the scheme inside).
     Tbc(tbc::TbcStats),
+    Dom(dom::DomStats),
 }
 
 impl DivergenceStats {
@@ -116,6 +139,7 @@ impl DivergenceStats {
             DivergenceStats::Pdom => {}
             DivergenceStats::Lwm(s) => s.figures(f),
             DivergenceStats::Tbc(s) => s.figures(f),
+            DivergenceStats::Dom(s) => s.figures(f),
         }
     }
 
@@ -130,6 +154,9 @@ impl DivergenceStats {
             (DivergenceStats::Tbc(a), DivergenceStats::Tbc(b)) => {
                 DivergenceStats::Tbc(a.combined(&b))
             }
+            (DivergenceStats::Dom(a), DivergenceStats::Dom(b)) => {
+                DivergenceStats::Dom(a.combined(&b))
+            }
             (a, _) => a,
         }
     }
@@ -141,6 +168,7 @@ pub fn build(m: &Machine) -> Box<dyn Policy> {
         Divergence::Pdom => Box::new(pdom::Pdom::new(m)),
         Divergence::Lwm => Box::new(lwm::Lwm::new(m)),
         Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => Box::new(tbc::Tbc::new(m)),
+        Divergence::Dom => Box::new(dom::Dom::new(m)),
     }
 }
 
@@ -158,5 +186,6 @@ pub fn check(m: &Machine) -> Result<(), String> {
         Divergence::Pdom => pdom::check(m),
         Divergence::Lwm => lwm::check(m),
         Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => tbc::check(m),
+        Divergence::Dom => dom::check(m),
     }
 }

@@ -13,7 +13,7 @@ use crate::lwm::sub_warp_unit::Mode;
 pub struct Pdom {
     lanes: usize,
     /// Per warp slot; a mask of one `u64` per row (one row but for large warps).
-    stacks: Vec<DivergenceStack<Vec<u64>>>,
+    pub(super) stacks: Vec<DivergenceStack<Vec<u64>>>,
 }
 
 pub fn check(m: &Machine) -> Result<(), String> {
