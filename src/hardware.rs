@@ -109,6 +109,11 @@ pub struct AreaArgs {
     /// The cell library of the ASIC figures: osu018, osu035, or none.
     #[arg(long, default_value = "osu018")]
     asic: String,
+    /// auto (the report's rule: designs over 20 000 elaborated lines keep their
+    /// repeated modules of at least 1 000 lines), flat, or hierarchical (any design keeps
+    /// its repeated modules of at least 100 lines: to compare both ways on one design).
+    #[arg(long, default_value = "auto")]
+    synthesis: String,
     presets: Vec<String>,
 }
 
@@ -117,6 +122,7 @@ pub fn area(a: AreaArgs) -> Result<(), String> {
         json: a.json,
         synth_minutes: a.synth_minutes,
         asic: a.asic,
+        synthesis: weft_flow::verilog::Synthesis::by_name(&a.synthesis)?,
     };
     options.limit()?;
     let files = exported(&a.dir, &select(&a.presets)?)?;

@@ -15,6 +15,7 @@
 //!   and block-RAM primitives.
 use crate::jobs::parallel;
 use crate::tools::{transcript, YOSYS};
+use crate::verilog::Synthesis;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -131,10 +132,20 @@ pub fn area_within(
     file: &Path,
     limit: Option<Duration>,
 ) -> Result<Option<Area>, String> {
+    area_as(name, file, limit, Synthesis::Auto)
+}
+
+/// [`area_within`], synthesised as `mode` says.
+pub fn area_as(
+    name: &str,
+    file: &Path,
+    limit: Option<Duration>,
+    mode: Synthesis,
+) -> Result<Option<Area>, String> {
     let dir = std::env::current_dir().map_err(|e| e.to_string())?;
     let verilog = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let blocks = crate::verilog::synthesis_blocks(&verilog, name);
+    let blocks = crate::verilog::blocks_for(&verilog, name, mode);
     let script = script(name, file, &blocks);
     let Some(out) = YOSYS.run_limited(&["-q", "-p", &script], &dir, limit)? else {
         return Ok(None);
@@ -341,6 +352,17 @@ pub fn table(rows: &[Area]) -> String {
     s
 }
 
+/// `flat`, or `hierarchical:` with each block and its copies, as `mode` synthesises `file`.
+pub fn how_synthesised(name: &str, file: &Path, mode: Synthesis) -> String {
+    let verilog = std::fs::read_to_string(file).unwrap_or_default();
+    let blocks = crate::verilog::blocks_for(&verilog, name, mode);
+    if blocks.is_empty() {
+        return "flat".into();
+    }
+    let each: Vec<String> = blocks.iter().map(|(b, n)| format!("{n} x {b}")).collect();
+    format!("hierarchical: {}", each.join(", "))
+}
+
 /// Every design's area, `jobs` at a time (Yosys is single-threaded), with a progress
 /// line per design on stderr; a run past `limit` is stopped and named in the second
 /// vector instead.
@@ -348,14 +370,19 @@ pub fn areas(
     designs: &[(&str, &Path)],
     limit: Option<Duration>,
     jobs: usize,
+    mode: Synthesis,
 ) -> Result<(Vec<Area>, Vec<String>), String> {
     let done = AtomicUsize::new(0);
     let results = parallel(designs, jobs, |(name, file)| {
         let start = Instant::now();
-        let r = area_within(name, file, limit);
+        let r = area_as(name, file, limit, mode);
         let n = done.fetch_add(1, Ordering::SeqCst) + 1;
         let what = match &r {
-            Ok(Some(_)) => format!("{:.1} s", start.elapsed().as_secs_f64()),
+            Ok(Some(_)) => format!(
+                "{:.1} s, {}",
+                start.elapsed().as_secs_f64(),
+                how_synthesised(name, file, mode)
+            ),
             Ok(None) => "stopped at --synth-minutes".into(),
             Err(_) => "failed".into(),
         };

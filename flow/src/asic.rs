@@ -175,8 +175,24 @@ pub fn parse_stat(log: &str) -> Result<(f64, u64, u64), String> {
         .filter(|(kind, _)| kind.starts_with("DFF") || kind.starts_with("\\DFF"))
         .map(|(_, n)| n)
         .sum();
-    if log.contains("is unknown!") {
-        return Err("a cell without an area in the library (see the Yosys log)".into());
+    // In a kept hierarchy each block is a cell of its parent without a library area
+    // (`stat` adds the block's own in the design's sum): only other cells are errors.
+    let modules: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("=== ")?.strip_suffix(" ==="))
+        .collect();
+    let unknown = log
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("Area for cell type ")?
+                .strip_suffix(" is unknown!")
+        })
+        .find(|cell| !modules.contains(&cell.trim_start_matches('\\')));
+    if let Some(cell) = unknown {
+        return Err(format!(
+            "a cell without an area in the library: {cell} (see the Yosys log)"
+        ));
     }
     Ok((area, cells, flip_flops))
 }
@@ -241,6 +257,7 @@ pub fn asic_figures(
     sdc: &Path,
     dir: &Path,
     limit: Option<Duration>,
+    mode: crate::verilog::Synthesis,
 ) -> Result<Option<AsicFigures>, String> {
     let liberty = library.find()?;
     OPENSTA.find()?;
@@ -252,7 +269,7 @@ pub fn asic_figures(
     std::fs::write(&constr, ABC_CONSTRAINTS).map_err(|e| format!("{}: {e}", constr.display()))?;
     let verilog = std::fs::read_to_string(&file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let blocks = crate::verilog::synthesis_blocks(&verilog, name);
+    let blocks = crate::verilog::blocks_for(&verilog, name, mode);
     let Some(out) = YOSYS.run_limited(
         &[
             "-q",
@@ -347,6 +364,23 @@ mod tests {
             "   Area for cell type \\TIEHI is unknown!\n   Chip area",
         );
         assert!(parse_stat(&broken).unwrap_err().contains("without an area"));
+    }
+
+    #[test]
+    fn a_kept_hierarchy_is_summed_over_its_copies() {
+        // Yosys 0.23's `stat -liberty` of lvc_4k mapped with its four banks kept.
+        let log = include_str!("../../tests/data/yosys_stat_liberty_osu018_hier.log");
+        let (area, cells, flip_flops) = parse_stat(log).unwrap();
+        assert_eq!(area, 4.0 * 1884899.0 + 12404.0);
+        assert_eq!(
+            cells,
+            4 * 46499 + 409 - 4,
+            "the banks' cells, not the banks"
+        );
+        assert_eq!(flip_flops, 4 * 9173);
+        // A cell that is not one of the design's modules is still an error.
+        let broken = log.replace("type \\lvc_4k$bank is", "type \\TIEHI is");
+        assert!(parse_stat(&broken).unwrap_err().contains("TIEHI"));
     }
 
     #[test]

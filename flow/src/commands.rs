@@ -4,6 +4,7 @@
 use crate::fpga::{self, Device, FpgaOptions};
 use crate::report::{self, AsicOptions, Known, Overview, ReportOptions};
 use crate::tools::YOSYS;
+use crate::verilog::Synthesis;
 use crate::{area, asic};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -71,6 +72,8 @@ pub struct AreaCommand {
     pub synth_minutes: Option<u64>,
     /// The cell library of the ASIC figures: osu018, osu035, or none.
     pub asic: String,
+    /// Flat, hierarchical, or by the report's size rule.
+    pub synthesis: Synthesis,
 }
 
 impl AreaCommand {
@@ -90,8 +93,8 @@ impl AreaCommand {
 pub fn area(designs: &[(&str, &Path)], options: &AreaCommand) -> Result<(), String> {
     let limit = options.limit()?;
     YOSYS.find()?;
-    let (rows, stopped) = area::areas(designs, limit, 2)?;
-    let cells = asic_figures(&options.asic, designs, limit)?;
+    let (rows, stopped) = area::areas(designs, limit, 2, options.synthesis)?;
+    let cells = asic_figures(&options.asic, designs, limit, options.synthesis)?;
     if options.json {
         let mut values = serde_json::to_value(&rows).map_err(|e| e.to_string())?;
         for v in values.as_array_mut().expect("rows are an array") {
@@ -127,6 +130,7 @@ fn asic_figures(
     library: &str,
     designs: &[(&str, &Path)],
     limit: Option<Duration>,
+    mode: Synthesis,
 ) -> Result<Vec<(String, Option<asic::AsicFigures>)>, String> {
     if library == "none" {
         return Ok(vec![]);
@@ -139,7 +143,8 @@ fn asic_figures(
     let sdc = Path::new("constraints/weft.sdc");
     let results = crate::jobs::parallel(designs, 2, |(name, file)| {
         let dir = Path::new("target/asic").join(name);
-        asic::asic_figures(name, file, library, sdc, &dir, limit).map(|f| (name.to_string(), f))
+        asic::asic_figures(name, file, library, sdc, &dir, limit, mode)
+            .map(|f| (name.to_string(), f))
     });
     results.into_iter().collect()
 }

@@ -514,6 +514,69 @@ fn synth_ice40(
     parse_ice40_stat(&String::from_utf8_lossy(&out.stdout)).map(Some)
 }
 
+/// The timing target in MHz and the clock constraint's text.
+fn clock_target(options: &FpgaOptions) -> Result<(f64, String), String> {
+    match options.freq_mhz {
+        Some(f) => Ok((f, format!("set_frequency clk {f}\n"))),
+        None => {
+            let path = options.constraints.join("ice40_clock.pcf");
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let f = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("set_frequency clk "))
+                .and_then(|f| f.trim().parse::<f64>().ok())
+                .ok_or_else(|| format!("{} has no `set_frequency clk MHZ`", path.display()))?;
+            Ok((f, text))
+        }
+    }
+}
+
+/// The result of the flow for a block of `flip_flops` flip-flops (from `weft area`) when,
+/// with the harness's own registers, they outnumber the device's logic cells: each
+/// iCE40 logic cell holds one flip-flop, so the design cannot fit, and `synth_ice40` of
+/// `fabric` (hours, flat) is not run to say so. `None` when the count leaves it open.
+pub fn too_many_flip_flops(
+    top: &str,
+    verilog: &str,
+    options: &FpgaOptions,
+    flip_flops: u64,
+) -> Result<Option<FpgaResult>, String> {
+    let ports = module_ports(verilog, top)?;
+    let h = harness(top, &ports);
+    let needed = flip_flops + (h.input_bits + h.output_bits) as u64;
+    let (lc_avail, _) = options.device.capacity();
+    if needed <= lc_avail {
+        return Ok(None);
+    }
+    let (target_mhz, _) = clock_target(options)?;
+    let why = format!(
+        "{top} does not fit an {}: at least {needed} logic cells needed, {lc_avail} available \
+         (one per flip-flop: the block's {flip_flops} and the harness's {}, not synthesised for iCE40)",
+        options.device.part(),
+        h.input_bits + h.output_bits
+    );
+    Ok(Some(FpgaResult {
+        preset: top.to_string(),
+        device: options.device,
+        part: options.device.part().to_string(),
+        target_mhz,
+        harness_input_bits: h.input_bits,
+        harness_output_bits: h.output_bits,
+        total: Ice40Cells::default(),
+        harness: Ice40Cells::default(),
+        does_not_fit: Some(why),
+        unfinished: None,
+        pnr_minutes: options.pnr_minutes,
+        logic_cells: None,
+        logic_cells_available: lc_avail,
+        ram_blocks: None,
+        seeds: vec![],
+        fmax_per_seed_mhz: vec![],
+        fmax_median_mhz: None,
+    }))
+}
+
 /// Runs the whole flow for the block in `file` (top module `top`) inside `work`;
 /// `Ok(None)` when synthesis was stopped at `options.synth_minutes`.
 pub fn run(
@@ -559,20 +622,7 @@ pub fn run(
             pins.display()
         )
     })?;
-    let (target_mhz, clock) = match options.freq_mhz {
-        Some(f) => (f, format!("set_frequency clk {f}\n")),
-        None => {
-            let path = options.constraints.join("ice40_clock.pcf");
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let f = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("set_frequency clk "))
-                .and_then(|f| f.trim().parse::<f64>().ok())
-                .ok_or_else(|| format!("{} has no `set_frequency clk MHZ`", path.display()))?;
-            (f, text)
-        }
-    };
+    let (target_mhz, clock) = clock_target(options)?;
     pcf.push_str(&clock);
     write(work, "harness.pcf", &pcf)?;
 
@@ -686,6 +736,33 @@ mod tests {
     const NEXTPNR_OK: &str = include_str!("../../tests/data/nextpnr_ok.log");
     const NEXTPNR_TOO_BIG: &str = include_str!("../../tests/data/nextpnr_too_big.log");
     const ICE40_STAT: &str = include_str!("../../tests/data/yosys_ice40_stat.log");
+
+    #[test]
+    fn more_flip_flops_than_logic_cells_cannot_fit() {
+        let v = "module blk(clock,a,y);\n    input wire clock;\n    input wire [2:0] a;\n    output reg [4:0] y;\nendmodule\n";
+        let options = FpgaOptions {
+            constraints: PathBuf::from("../constraints"),
+            ..FpgaOptions::published()
+        };
+        let (cells, _) = Device::Hx8k.capacity();
+        // 3 chain bits and 5 output registers in the harness: 8 more than the block's.
+        assert_eq!(
+            too_many_flip_flops("blk", v, &options, cells - 8).unwrap(),
+            None
+        );
+        let r = too_many_flip_flops("blk", v, &options, cells - 7)
+            .unwrap()
+            .expect("one flip-flop over");
+        assert_eq!(r.fmax_median_mhz, None);
+        assert_eq!(
+            crate::report::table::fmax_cell(&r),
+            format!(
+                "does not fit: at least {} logic cells needed, {cells} available",
+                cells + 1
+            )
+        );
+        assert!(too_many_flip_flops("other", v, &options, 1).is_err());
+    }
 
     #[test]
     fn harness_wires_every_bit_once() {

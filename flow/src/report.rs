@@ -159,7 +159,8 @@ pub fn key_of(
     let pins = read(fpga.device.pcf()).unwrap_or_default();
     let clock = read("ice40_clock.pcf").unwrap_or_default();
     let flow = format!(
-        "{} seeds={} freq={:?}",
+        // `flip-flop bound`: a preset with more flip-flops than logic cells skips iCE40.
+        "{} seeds={} freq={:?} flip-flop bound",
         fpga.device.name(),
         fpga.seeds,
         fpga.freq_mhz
@@ -220,7 +221,10 @@ fn measure(name: &str, verilog: &str, key: String, opts: &ReportOptions) -> Resu
         let Some(area) = area::area_within(name, file, limit)? else {
             return Ok((None, None));
         };
-        let fpga = fpga::run(name, file, &opts.fpga, &dir.join("fpga"))?;
+        let fpga = match fpga::too_many_flip_flops(name, verilog, &opts.fpga, area.flip_flops)? {
+            Some(over) => Some(over),
+            None => fpga::run(name, file, &opts.fpga, &dir.join("fpga"))?,
+        };
         Ok((Some(area), fpga))
     })?;
     let stopped = area.is_none() || fpga.is_none();
@@ -254,7 +258,15 @@ fn with_asic(row: &mut Row, verilog: &str, a: &AsicOptions) -> Result<bool, Stri
     }
     let limit = a.minutes.map(|m| Duration::from_secs(60 * m));
     let figures = in_scratch(&name, verilog, |dir, file| {
-        asic::asic_figures(&name, file, a.library, &a.sdc, &dir.join("asic"), limit)
+        asic::asic_figures(
+            &name,
+            file,
+            a.library,
+            &a.sdc,
+            &dir.join("asic"),
+            limit,
+            crate::verilog::Synthesis::Auto,
+        )
     })?;
     row.asic_minutes = a.minutes.filter(|_| figures.is_none());
     row.asic = figures;
@@ -359,7 +371,9 @@ pub fn report(
          - **iCE40**: the preset inside the `weft fpga` harness (inputs from a shift chain, outputs \
          registered and XOR-reduced), `synth_ice40` then `nextpnr-ice40` on an {}, seeds {}, \
          target {target}; logic cells after placement (in brackets: minus the harness alone), \
-         Fmax = median over the seeds. See [constraints/README.md](../../constraints/README.md).\n\
+         Fmax = median over the seeds. A preset whose flip-flops (above) and the harness's \
+         outnumber the device's logic cells (one flip-flop each) cannot fit and is not \
+         synthesised for iCE40: its row says \"does not fit: at least N logic cells needed\". See [constraints/README.md](../../constraints/README.md).\n\
          - **Time limits**: each Yosys run stops after {} and each nextpnr run after {} \
          (`--synth-minutes`, `--pnr-minutes`); a row stopped there reads \
          \"synthesis > N min\" or \"P&R > N min\".\n\

@@ -315,6 +315,9 @@ pub const FLAT_LINES: usize = 20_000;
 /// least twice is a block of hierarchical synthesis (the fabric's tiles).
 pub const BLOCK_LINES: usize = 1_000;
 
+/// The smallest block of a forced hierarchical synthesis ([`Synthesis::Hierarchical`]).
+pub const FORCED_BLOCK_LINES: usize = 100;
+
 /// The blocks of hierarchical synthesis of an exported design: the outermost modules
 /// instantiated at least twice with at least [`BLOCK_LINES`] elaborated lines, each
 /// with its number of copies in the design; empty (synthesise flat) for a design of up
@@ -322,6 +325,40 @@ pub const BLOCK_LINES: usize = 1_000;
 /// boundaries and flattening inside them synthesises each block once instead of once
 /// per copy, and loses only the optimisation across block boundaries.
 pub fn synthesis_blocks(verilog: &str, top: &str) -> Vec<(String, u64)> {
+    blocks_for(verilog, top, Synthesis::Auto)
+}
+
+/// How a design is synthesised: by the size rule of [`synthesis_blocks`] (what `weft area`
+/// and the report do), or forced flat or hierarchical (to compare the two on one design).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Synthesis {
+    #[default]
+    Auto,
+    Flat,
+    /// Whatever the design's size, each outermost module of at least
+    /// [`FORCED_BLOCK_LINES`] held twice or more is a block (a small design's repeated
+    /// blocks, such as `lvc`'s banks, are smaller than a fabric tile).
+    Hierarchical,
+}
+
+impl Synthesis {
+    pub fn by_name(name: &str) -> Result<Synthesis, String> {
+        match name {
+            "auto" => Ok(Synthesis::Auto),
+            "flat" => Ok(Synthesis::Flat),
+            "hierarchical" => Ok(Synthesis::Hierarchical),
+            _ => Err(format!(
+                "unknown synthesis `{name}`: auto, flat or hierarchical"
+            )),
+        }
+    }
+}
+
+/// The blocks of hierarchical synthesis of `top` under `mode` (see [`synthesis_blocks`]).
+pub fn blocks_for(verilog: &str, top: &str, mode: Synthesis) -> Vec<(String, u64)> {
+    if mode == Synthesis::Flat {
+        return vec![];
+    }
     let Some((_, list)) = modules(verilog) else {
         return vec![];
     };
@@ -364,7 +401,7 @@ pub fn synthesis_blocks(verilog: &str, top: &str) -> Vec<(String, u64)> {
     let Some(total) = lines_of(top_at, &list, &subs, &mut memo, 0) else {
         return vec![];
     };
-    if total <= FLAT_LINES {
+    if total <= FLAT_LINES && mode == Synthesis::Auto {
         return vec![];
     }
     let mut copies = vec![0u64; list.len()];
@@ -374,12 +411,16 @@ pub fn synthesis_blocks(verilog: &str, top: &str) -> Vec<(String, u64)> {
         todo.extend(subs[m].iter().map(|&s| (s, n)));
     }
     let size = |m: usize| memo[m].unwrap_or(0);
+    let min_lines = match mode {
+        Synthesis::Hierarchical => FORCED_BLOCK_LINES,
+        _ => BLOCK_LINES,
+    };
     let mut blocks: Vec<usize> = vec![];
     let mut seen = vec![false; list.len()];
     let mut walk = vec![top_at];
     while let Some(m) = walk.pop() {
         for &s in &subs[m] {
-            if seen[s] || size(s) < BLOCK_LINES {
+            if seen[s] || size(s) < min_lines {
                 continue;
             }
             seen[s] = true;
@@ -704,5 +745,16 @@ mod tests {
         ]);
         assert!(synthesis_blocks(&small, "blk").is_empty());
         assert!(synthesis_blocks("not verilog", "blk").is_empty());
+        // Forced either way (`weft area --synthesis`), whatever the size.
+        let small = merge_modules(&small, "blk");
+        assert_eq!(
+            blocks_for(&small, "blk", Synthesis::Hierarchical),
+            [("blk$t".to_string(), 2)]
+        );
+        assert!(blocks_for(&v, "blk", Synthesis::Flat).is_empty());
+        assert_eq!(Synthesis::by_name("flat"), Ok(Synthesis::Flat));
+        assert!(Synthesis::by_name("flatten")
+            .unwrap_err()
+            .contains("auto, flat"));
     }
 }
