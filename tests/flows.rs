@@ -513,3 +513,45 @@ fn a_missing_cell_library_is_named_and_the_other_figures_still_print() {
     assert_eq!(rows[0]["flip_flops"], 0, "{rows}");
     assert!(rows[0].get("asic").is_none(), "{rows}");
 }
+
+/// Hierarchical synthesis of two copies of a block whose outputs are registered and fed
+/// back into each other: the depth is the block's own (each a chain of 12 XORs), as flat,
+/// not a path through the kept blocks taken for gates (which loop); the other figures
+/// are the flat ones summed over the copies.
+#[test]
+fn a_kept_block_is_timed_inside_not_through() {
+    // rust-hdl's shape: one port per line, instances as `module name(`.
+    let pad = "    wire unused_pad;\n".repeat(weft_flow::verilog::FORCED_BLOCK_LINES);
+    let chain: Vec<String> = (0..12).map(|i| format!("a[{i}]")).collect();
+    let verilog = format!(
+        "module top(clock,x,y);\n    input wire clock;\n    input wire [11:0] x;\n    output wire [1:0] y;\n    wire [1:0] q;\n\
+         \n    top$blk b$0(\n        .clock(clock),\n        .a(x ^ {{12{{q[1]}}}}),\n        .y(q[0])\n    );\n\
+         \n    top$blk b$1(\n        .clock(clock),\n        .a(x ^ {{12{{q[0]}}}}),\n        .y(q[1])\n    );\n\
+         \n    assign y = q;\nendmodule\n\n\n\
+         module top$blk(clock,a,y);\n    input wire clock;\n    input wire [11:0] a;\n    output reg y;\n{pad}\
+         \n    always @(posedge clock) y <= {};\nendmodule\n",
+        chain.join(" ^ ")
+    );
+    let dir = scratch("kept-block-depth");
+    let file = dir.join("top.v");
+    std::fs::write(&file, &verilog).unwrap();
+    use weft_flow::verilog::Synthesis;
+    assert_eq!(
+        weft_flow::verilog::blocks_for(&verilog, "top", Synthesis::Hierarchical),
+        [("top$blk".to_string(), 2)]
+    );
+    let area = |mode| {
+        weft_flow::area::area_as("top", &file, None, mode)
+            .unwrap()
+            .unwrap()
+    };
+    let (flat, kept) = (area(Synthesis::Flat), area(Synthesis::Hierarchical));
+    assert_eq!(kept.logic_depth, flat.logic_depth, "{kept:?}\n{flat:?}");
+    assert!(
+        flat.logic_depth >= 4,
+        "12 XORs need 4 levels of 2-input gates: {flat:?}"
+    );
+    assert_eq!(kept.flip_flops, 2);
+    // Flat, Yosys shares the parity of `x` between the copies: kept apart, it cannot.
+    assert!(kept.gates > flat.gates, "{kept:?}\n{flat:?}");
+}
