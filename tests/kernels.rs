@@ -1431,7 +1431,7 @@ fn eval_names_a_missing_workload_and_the_studies() {
     let out = weft(&["eval", "nosuch"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
-        text(&out).contains("[possible values: lwm, capri, dom]"),
+        text(&out).contains("[possible values: lwm, capri, dom, vgiw]"),
         "{}",
         text(&out)
     );
