@@ -772,12 +772,12 @@ pub fn page(study: &Vgiw, runs: &Runs<Point>) -> Page {
         .iter()
         .filter(|k| {
             let v = k.vgiw_flow();
-            v.lvc_spills * 10 > v.lvc_accesses
+            v.lvc_spills * 100 > v.lvc_accesses
         })
         .map(|k| {
             let v = k.vgiw_flow();
             format!(
-                "{} ({} live values x {} threads x 4 B = {} KB)",
+                "{} ({} x {} threads x 4 B = {} KB)",
                 k.name,
                 v.live_values,
                 v.tile,
@@ -786,10 +786,10 @@ pub fn page(study: &Vgiw, runs: &Runs<Point>) -> Page {
         })
         .collect();
     let spills = if spilling.is_empty() {
-        "no kernel's tile of live values overflows it at the preset".to_string()
+        "no kernel spills more than 1% of its LVC accesses at the preset".to_string()
     } else {
         format!(
-            "the LVC spills to the L2 where a tile's live values do not fit it: {}",
+            "over 1% of its accesses spill to the L2 on {} (each with a tile's live values)",
             spilling.join(", ")
         )
     };
