@@ -897,19 +897,7 @@ fn dom_workloads_match_the_native_run_blocking_and_diverging_on_miss() {
                 "dom_max_slip=4",
             ],
         ] {
-            let (image, stats) = timed_dom(name, sets);
-            assert!(
-                image.bytes == run.image.bytes,
-                "{name} with {sets:?}: the image differs from the functional run's"
-            );
-            assert_eq!(
-                stats.thread_instructions, run.thread_instructions,
-                "{name} {sets:?}"
-            );
-            assert_eq!(
-                stats.memory_thread_instructions, run.memory_thread_instructions,
-                "{name} {sets:?}"
-            );
+            assert_run_matches_functional(name, &run, &format!("{sets:?}"), timed_dom(name, sets));
         }
     });
 }
