@@ -12,7 +12,8 @@
 //!
 //! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6), [`capri`]
 //! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5), [`dom`] (diverge on
-//! miss with fixed and adaptive slip, the DoM paper's §8).
+//! miss with fixed and adaptive slip, the DoM paper's §8), [`vgiw`] (a VGIW core against
+//! a Fermi SM on the same kernels, the VGIW paper's §5).
 
 pub mod capri;
 pub mod compare;
@@ -47,6 +48,10 @@ pub const STUDIES: &[(&str, &str)] = &[
     (
         dom::NAME,
         "Diverge on miss with fixed and adaptive slip, 1-16 warps, with and without an L2 (DoM paper §8)",
+    ),
+    (
+        vgiw::NAME,
+        "A VGIW core against a Fermi SM on the same C kernels: speed, energy, LVC traffic (VGIW paper §5)",
     ),
 ];
 
@@ -115,6 +120,7 @@ pub fn run_named(name: &str, options: &Options, log: &(dyn Fn(&str) + Sync)) -> 
         lwm::NAME => run(&lwm::Lwm::new(), options, log),
         capri::NAME => run(&capri::Capri::new(), options, log),
         dom::NAME => run(&dom::Dom::new(), options, log),
+        vgiw::NAME => run(&vgiw::Vgiw::new(), options, log),
         _ => Err(unknown(name)),
     }
 }
@@ -135,6 +141,7 @@ pub fn render_recorded(name: &str, dir: &std::path::Path) -> Result<Vec<(String,
         lwm::NAME => render(&lwm::Lwm::new(), dir),
         capri::NAME => render(&capri::Capri::new(), dir),
         dom::NAME => render(&dom::Dom::new(), dir),
+        vgiw::NAME => render(&vgiw::Vgiw::new(), dir),
         _ => Err(unknown(name)),
     }
 }

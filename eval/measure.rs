@@ -34,6 +34,49 @@ pub struct Measured {
     /// study's runs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_divergence: Option<MemoryDivergence>,
+    /// What the VGIW study reads of a run on either of its machines (its runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataflow: Option<Dataflow>,
+}
+
+/// What a run of the VGIW study counted, on the SIMT core or the VGIW engine: its energy
+/// events, Fig. 3's accesses, the memory figures, and on VGIW the lowered kernel's size
+/// and the engine's counts (zero on the SIMT core).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Dataflow {
+    /// The run's energy events (charged under the energy table when the page renders).
+    pub energy: crate::vgiw::energy::Breakdown,
+    /// SIMT: register-file accesses, one per warp-wide operand read or result write.
+    pub register_file_accesses: u64,
+    /// VGIW: live value cache reads and writes (words), its spills and read misses.
+    pub lvc_accesses: u64,
+    pub lvc_spills: u64,
+    pub lvc_read_misses: u64,
+    pub l1_misses: u64,
+    /// VGIW: L1 accesses that waited for their bank.
+    pub l1_bank_conflicts: u64,
+    pub dram_bytes: u64,
+    /// VGIW: the lowered operations executed (per thread), the lowered kernel's blocks,
+    /// live values (the most one block touches) and memory-order edges.
+    pub operations: u64,
+    pub blocks: u64,
+    pub live_values: u64,
+    pub max_block_live_values: u64,
+    pub order_edges: u64,
+    /// VGIW: block executions (thread vectors sent), blocks run summed over threads,
+    /// threads per tile and tiles, reconfigurations and their cycles, replicas summed
+    /// over block executions and the most one had.
+    pub block_executions: u64,
+    pub thread_blocks: u64,
+    pub tile: u64,
+    pub tiles: u64,
+    pub reconfigurations: u64,
+    pub reconfiguration_cycles: u64,
+    pub replica_sum: u64,
+    pub max_replicas: u64,
+    /// VGIW: each class's operations over its units times the cycles, in the order
+    /// FPU-ALU, special, live value, load/store, split/join, CVU.
+    pub unit_utilisation: [f64; 6],
 }
 
 /// What a run on the DoM study's machine counted: the memory system, and diverge on
@@ -217,6 +260,7 @@ impl Measured {
             host_seconds,
             compaction: None,
             memory_divergence: None,
+            dataflow: None,
         })
     }
 }

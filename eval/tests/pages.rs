@@ -223,6 +223,53 @@ fn the_dom_page_regenerates() {
     assert_page_regenerates(&weft_eval::dom::Dom::new(), &["lj", "nl"]);
 }
 
+#[test]
+fn the_vgiw_page_regenerates() {
+    // A memory-bound copy and a small two-block kernel, the cheapest (5 runs each).
+    assert_page_regenerates(&weft_eval::vgiw::Vgiw::new(), &["cfd_copy", "nn"]);
+}
+
+/// No VGIW run beats what its units and its DRAM share allow, and none of the Fermi
+/// SM's beats its DRAM share, on every recorded run: each class of units at most busy
+/// every cycle, the DRAM moving at most its share of bytes per cycle. This is what lets
+/// the page say what bounds each kernel (a bound a run could exceed bounds nothing).
+#[test]
+fn no_vgiw_study_run_outruns_its_units_or_its_dram_share() {
+    use weft_sim::core::machine::Machine;
+    let root = at_the_root();
+    let data: Value = serde_json::from_str(&read(&root.join("docs/eval/vgiw.json"))).unwrap();
+    let mut checked = 0;
+    for (label, config) in data["configs"].as_object().unwrap() {
+        let mut m = Machine::fermi();
+        let sets: Vec<String> = serde_json::from_value(config["sets"].clone()).unwrap();
+        m.set_all(&sets).unwrap();
+        let bytes_per_cycle = weft_eval::vgiw::dram_bytes_per_cycle(&m);
+        for (w, run) in config["runs"].as_object().unwrap() {
+            let cycles = run["cycles"].as_f64().unwrap();
+            let flow = &run["dataflow"];
+            let dram = flow["dram_bytes"].as_f64().unwrap();
+            assert!(
+                dram / bytes_per_cycle <= cycles,
+                "{label} on {w}: {dram} DRAM bytes in {cycles} cycles"
+            );
+            for (k, u) in flow["unit_utilisation"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+            {
+                let u = u.as_f64().unwrap();
+                assert!(
+                    (0.0..=1.0).contains(&u),
+                    "{label} on {w}: class {k} busy {u}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5 * 10, "five points x ten kernels");
+}
+
 /// The capri page splits every run's core-cycles into busy and idle ones and reads a
 /// scheme's change in cycles as the sum of the parts' changes: that holds only if each
 /// idle core-cycle is counted once, under one reason, on every recorded run.

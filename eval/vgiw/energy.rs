@@ -20,8 +20,10 @@
 //! Energy efficiency is work over energy; both machines run the same kernel over the
 //! same launch, so VGIW's efficiency over the SIMT core's is the SIMT energy over the
 //! VGIW energy ([`efficiency`]). [`sensitivity`] gives that ratio with each class's
-//! energy halved and doubled.
-use serde::Deserialize;
+//! energy halved and doubled. A run's events are what a study records ([`Breakdown`]
+//! serialises its events, not their prices); [`Breakdown::priced`] charges them under
+//! a table, so a page renders from recorded events under today's table.
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use weft_sim::core::dataflow::engine::Stats as VgiwStats;
 use weft_sim::core::machine::Machine;
@@ -172,7 +174,8 @@ impl Table {
 }
 
 /// The levels of the paper's Fig. 10, each including the one before.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
     Core,
     Die,
@@ -192,17 +195,18 @@ impl Level {
 }
 
 /// One charged event class of a run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     /// The part of the machine it belongs to (Fig. 10's breakdown: "register file",
     /// "token buffers", "L2"...).
-    pub part: &'static str,
-    pub class: &'static str,
+    pub part: String,
+    pub class: String,
     /// The level that first includes it.
     pub level: Level,
     /// Events, in the class's unit (64-bit accesses, bits, operations...).
     pub events: f64,
-    /// pJ per event at the target node.
+    /// pJ per event at the target node (not recorded: [`Breakdown::priced`] sets it).
+    #[serde(skip)]
     pub pj_per_event: f64,
 }
 
@@ -214,7 +218,7 @@ impl Item {
 }
 
 /// A run's energy by class, part and level.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Breakdown {
     pub items: Vec<Item>,
     /// The run's thread instructions (its own count: RV32 instructions on the SIMT
@@ -242,35 +246,44 @@ impl Breakdown {
     }
 
     /// The parts in order, each with its energy.
-    pub fn parts(&self) -> Vec<(&'static str, Level, f64)> {
-        let mut out: Vec<(&'static str, Level, f64)> = vec![];
+    pub fn parts(&self) -> Vec<(&str, Level, f64)> {
+        let mut out: Vec<(&str, Level, f64)> = vec![];
         for i in &self.items {
             match out.iter_mut().find(|(p, _, _)| *p == i.part) {
                 Some(o) => o.2 += i.pj(),
-                None => out.push((i.part, i.level, i.pj())),
+                None => out.push((&i.part, i.level, i.pj())),
             }
         }
         out
     }
 
-    fn add(
-        &mut self,
-        t: &Table,
-        part: &'static str,
-        level: Level,
-        class: &'static str,
-        events: f64,
-    ) {
+    /// The same events charged under table `t`; a class `t` does not give is refused
+    /// (recorded events of an older table).
+    pub fn priced(&self, t: &Table) -> Result<Breakdown, String> {
+        let mut b = self.clone();
+        for i in &mut b.items {
+            if !t.entries.contains_key(&i.class) {
+                return Err(format!(
+                    "recorded event class `{}` is not in the energy table",
+                    i.class
+                ));
+            }
+            i.pj_per_event = t.pj(&i.class);
+        }
+        Ok(b)
+    }
+
+    fn add(&mut self, t: &Table, part: &str, level: Level, class: &str, events: f64) {
         self.items.push(Item {
-            part,
-            class,
+            part: part.into(),
+            class: class.into(),
             level,
             events,
             pj_per_event: t.pj(class),
         });
     }
 
-    fn operations(&mut self, t: &Table, part: &'static str, o: &Operations) {
+    fn operations(&mut self, t: &Table, part: &str, o: &Operations) {
         for (class, n) in [
             ("int_alu", o.alu),
             ("int_mul", o.mul),
@@ -442,31 +455,21 @@ pub struct Sensitivity {
     pub double: [f64; 3],
 }
 
-/// Both runs: the SIMT core's stats and machine, the VGIW engine's.
-pub struct Runs<'a> {
-    pub simt: (&'a SimtStats, &'a Machine),
-    pub vgiw: (&'a VgiwStats, &'a Machine),
-}
-
-impl Runs<'_> {
-    /// [`efficiency`] under table `t`.
-    pub fn efficiency(&self, t: &Table) -> Result<[f64; 3], String> {
-        efficiency(
-            &simt(t, self.simt.0, self.simt.1),
-            &vgiw(t, self.vgiw.0, self.vgiw.1),
-        )
-    }
-}
-
-/// Per class of [`CLASSES`], the efficiency ratio with its energy halved and doubled.
-pub fn sensitivity(t: &Table, runs: &Runs) -> Result<Vec<Sensitivity>, String> {
+/// Per class of [`CLASSES`], the efficiency ratio of the events of `simt` and `vgiw`
+/// charged under `t` with the class's energy halved and doubled.
+pub fn sensitivity(
+    t: &Table,
+    simt: &Breakdown,
+    vgiw: &Breakdown,
+) -> Result<Vec<Sensitivity>, String> {
+    let under = |t: &Table| efficiency(&simt.priced(t)?, &vgiw.priced(t)?);
     CLASSES
         .iter()
         .map(|&class| {
             Ok(Sensitivity {
                 class,
-                half: runs.efficiency(&t.with_scaled(class, 0.5))?,
-                double: runs.efficiency(&t.with_scaled(class, 2.0))?,
+                half: under(&t.with_scaled(class, 0.5))?,
+                double: under(&t.with_scaled(class, 2.0))?,
             })
         })
         .collect()
@@ -678,16 +681,13 @@ mod tests {
         let t = table();
         let (fermi, vgiw_m) = (Machine::fermi(), Machine::vgiw());
         let (s, v) = (simt_stats(), vgiw_stats());
-        let runs = Runs {
-            simt: (&s, &fermi),
-            vgiw: (&v, &vgiw_m),
-        };
-        let e = runs.efficiency(&t).unwrap();
+        let (bs, bv) = (simt(&t, &s, &fermi), vgiw(&t, &v, &vgiw_m));
+        let e = efficiency(&bs, &bv).unwrap();
         let want = [115.0 / 172.0, 839.48 / 864.96, 999.48 / 1184.96];
         for k in 0..3 {
             assert!(close(e[k], want[k]), "{k}: {} != {}", e[k], want[k]);
         }
-        let rows = sensitivity(&t, &runs).unwrap();
+        let rows = sensitivity(&t, &bs, &bv).unwrap();
         assert_eq!(rows.len(), CLASSES.len());
         let row = |c: &str| rows.iter().find(|r| r.class == c).unwrap();
         // Halving the register file takes 24 pJ off the SIMT core (and die, system).
@@ -699,13 +699,19 @@ mod tests {
         assert!(close(row("dram_64bit").double[0], want[0]));
         assert!(close(row("dram_64bit").double[2], 1159.48 / 1504.96));
         // A VGIW run with no energy has no ratio.
-        let empty = VgiwStats::default();
-        let none = Runs {
-            simt: (&s, &fermi),
-            vgiw: (&empty, &vgiw_m),
-        };
-        let err = none.efficiency(&t).unwrap_err();
+        let empty = vgiw(&t, &VgiwStats::default(), &vgiw_m);
+        let err = efficiency(&bs, &empty).unwrap_err();
         assert!(err.contains("no core energy"), "{err}");
+        // Recorded events (no prices) charged again under the table give the same
+        // energies; a class the table lacks is refused.
+        let recorded: Breakdown =
+            serde_json::from_str(&serde_json::to_string(&bv).unwrap()).unwrap();
+        assert!(recorded.items.iter().all(|i| i.pj_per_event == 0.0));
+        assert_eq!(recorded.priced(&t).unwrap(), bv);
+        let mut odd = recorded;
+        odd.items[0].class = "warp_drive".into();
+        let err = odd.priced(&t).unwrap_err();
+        assert!(err.contains("`warp_drive`"), "{err}");
     }
 
     #[test]
@@ -783,11 +789,7 @@ mod tests {
                 "{name}"
             );
             let (bs, bv) = (simt(&t, &s, &fermi), vgiw(&t, &v, &vgiw_m));
-            let runs = Runs {
-                simt: (&s, &fermi),
-                vgiw: (&v, &vgiw_m),
-            };
-            let e = runs.efficiency(&t).unwrap();
+            let e = efficiency(&bs, &bv).unwrap();
             // Per thread instruction of the program (the SIMT core's count: the same work
             // on both machines; VGIW's own count of lowered operations is smaller).
             let per = s.thread_instructions as f64;
@@ -815,7 +817,7 @@ mod tests {
                     .collect();
                 println!("{machine} parts (pJ/instr): {}", parts.join(", "));
             }
-            let rows = sensitivity(&t, &runs).unwrap();
+            let rows = sensitivity(&t, &bs, &bv).unwrap();
             let moved: Vec<String> = rows
                 .iter()
                 .filter(|r| (r.half[2] - e[2]).abs() > 0.01 * e[2])

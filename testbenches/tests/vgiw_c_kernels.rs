@@ -36,10 +36,8 @@
 //! injection, termination and multi-hop routes cost nothing. [`agree_or_explained`]
 //! asserts, per kernel and memory, the band or else that the engine's cycles scaled by
 //! the ratio of the lifetimes land within 25% of the RTL's. `rtl_loop` also differs in
-//! mechanism: the engine's loop body writes the live value the translation drops (no
-//! block reads it), so it needs 3 live value units, runs as two configurations and pays
-//! 17 configurations against the RTL's 4; and it drains every iteration, where the RTL
-//! streams returning threads into the configured block.
+//! mechanism: the engine drains every iteration, where the RTL streams returning
+//! threads into the configured block.
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};

@@ -25,7 +25,7 @@
 //!    loop bounds are folded. A backward liveness pass finds the registers live across
 //!    blocks. A block reads a live value where it uses a register before defining it and
 //!    the register is not a known constant there; it writes one at its end for every
-//!    register live out that some successor does not know as a constant, and that it
+//!    register live into some successor that does not know it as a constant, and that it
 //!    defined or knows as a constant itself (otherwise the value already stored is the
 //!    current one).
 //! 5. **Dataflow graphs.** Each instruction becomes a node whose operand edges point at
@@ -343,7 +343,7 @@ pub fn lower(program: &functional::Program) -> Result<Program, String> {
         }
     }
 
-    let live_out = liveness(&raws, &instances);
+    let (live_in, live_out) = liveness(&raws, &instances);
     let initial = initial_registers(program);
     let entries = constants(&raws, &instances, &initial);
 
@@ -364,16 +364,16 @@ pub fn lower(program: &functional::Program) -> Result<Program, String> {
             (_, []) => Terminator::Exit,
             _ => unreachable!("a block has at most two successors"),
         };
-        // Live values out: what some successor does not know as a constant.
+        // Live values out: what a successor the register is live into does not know as a
+        // constant (a successor that never reads it needs no write).
         let mut writes = vec![];
         for r in 1..64u8 {
             if live_out[b] & (1 << r) == 0 {
                 continue;
             }
-            let needed = raw
-                .succs
-                .iter()
-                .any(|&s| !matches!(entries[s][r as usize], Lat::Const(_)));
+            let needed = raw.succs.iter().any(|&s| {
+                live_in[s] & (1 << r) != 0 && !matches!(entries[s][r as usize], Lat::Const(_))
+            });
             if !needed {
                 continue;
             }
@@ -424,8 +424,8 @@ fn reverse_postorder(raws: &[Raw]) -> Vec<usize> {
     post
 }
 
-/// Registers live at each block's end (bit sets).
-fn liveness(raws: &[Raw], instances: &[Instance]) -> Vec<u64> {
+/// Registers live at each block's start and end (bit sets).
+fn liveness(raws: &[Raw], instances: &[Instance]) -> (Vec<u64>, Vec<u64>) {
     let (mut uses, mut defs) = (vec![0u64; raws.len()], vec![0u64; raws.len()]);
     for (b, raw) in raws.iter().enumerate() {
         for &i in &raw.insts {
@@ -450,7 +450,7 @@ fn liveness(raws: &[Raw], instances: &[Instance]) -> Vec<u64> {
             }
         }
     }
-    live_out
+    (live_in, live_out)
 }
 
 /// Each block's entry state: which registers hold the same constant on every path.

@@ -29,9 +29,9 @@
 //! - live values are the live value units: a read triggered by the thread token, a
 //!   write of the value at the register's id (`LV_BASE + reg * 4 * 2^16 + 4 tid`); a
 //!   register no block reads as a live value is not written (the lowering writes a
-//!   register live out of a block whenever a successor does not know it as a constant,
-//!   even one that does not read it: `rtl_loop`'s body would write the loop's array
-//!   base for its exit block, which never reads it, and need a third unit);
+//!   register live into a successor that does not know it as a constant, even when
+//!   every block that then reads it knows it as one: such a write would take a live
+//!   value unit for nothing);
 //! - the sinks (stores, live-value writes: zero tokens; the branch compare: 0 or 1) are
 //!   joined into `End` with `Select(z1, z2, v)` (= `v` when `z1` is 0) per two zero
 //!   tokens, so End's bit 0 is the branch outcome: outcome 1 goes to `succ[1]`
