@@ -486,6 +486,34 @@ fn the_asic_flow_maps_a_preset_to_cells_and_times_it() {
     );
 }
 
+/// The flow's secant search for the shortest period finds bisection's to the
+/// picosecond, on mapped presets whose worst paths start and end at flip-flops, ports
+/// or both (`capri_decision` has no flip-flop: input to output, 0.6 of the period).
+#[test]
+fn the_secant_period_search_finds_bisections_period() {
+    use weft_flow::asic::{self, PeriodSearch, OSU018};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sdc = root.join("constraints/weft.sdc");
+    let liberty = std::fs::canonicalize(OSU018.find().unwrap()).unwrap();
+    for name in ["sub_warp_unit_4x8", "capri_decision", "two_level_scheduler"] {
+        let dir = scratch(&format!("period-{name}"));
+        let file = root.join(format!("verilog_out/{name}.v"));
+        let mode = weft_flow::verilog::Synthesis::Auto;
+        let figures = asic::asic_figures(name, &file, OSU018, &sdc, &dir, None, mode)
+            .unwrap()
+            .unwrap();
+        let netlist = dir.join(format!("{name}.osu018.v"));
+        let search = |s| asic::min_period(name, &liberty, &netlist, &sdc, &dir, s).unwrap();
+        let secant = search(PeriodSearch::Secant).unwrap();
+        let bisected = search(PeriodSearch::Bisection).unwrap();
+        assert_eq!(figures.critical_path_ns, Some(secant), "{name}");
+        assert!(
+            (secant - bisected).abs() <= 0.001,
+            "{name}: secant {secant} ns, bisection {bisected} ns"
+        );
+    }
+}
+
 /// Without the cell library the other figures still print, and the message names the
 /// commands that fetch it.
 #[test]

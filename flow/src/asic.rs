@@ -98,7 +98,7 @@ pub fn flow_identity(name: &str, library: Library, sdc: &Path) -> Result<String,
             crate::verilog::FLAT_LINES
         ),
         ABC_CONSTRAINTS.to_string(),
-        sta_script(name, lib, net, Path::new("sdc")),
+        sta_script(name, lib, net, Path::new("sdc"), PeriodSearch::Secant),
         sdc_text,
         format!("{} {size}", library.name),
         YOSYS.version()?,
@@ -197,9 +197,37 @@ pub fn parse_stat(log: &str) -> Result<(f64, u64, u64), String> {
     Ok((area, cells, flip_flops))
 }
 
-/// The OpenSTA script: the shortest period at which the worst slack is not negative, by
-/// bisection to a picosecond, each period applied by re-running the SDC with it.
-fn sta_script(name: &str, liberty: &Path, netlist: &Path, sdc: &Path) -> String {
+/// How OpenSTA searches for the shortest period meeting the SDC, to a picosecond; each
+/// period tried is applied by re-running the SDC with it and re-times the whole netlist
+/// (minutes on a million cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeriodSearch {
+    /// The worst slack is piecewise linear in the period (each path's required time is
+    /// a fixed share of it), so the secant through the last two periods tried lands on
+    /// the limit once both lie on the worst path's line, and a probe a picosecond below
+    /// closes the bracket: a handful of timing runs. A step that leaves the bracket, or
+    /// one that did not halve it, bisects instead. What the flow uses.
+    Secant,
+    /// Bisection (with the same closing probe; thirty timing runs or so): the reference
+    /// the secant search is checked against.
+    Bisection,
+}
+
+/// The OpenSTA script: reads the netlist, finds the shortest period by `search`, prints
+/// it and the critical path.
+fn sta_script(
+    name: &str,
+    liberty: &Path,
+    netlist: &Path,
+    sdc: &Path,
+    search: PeriodSearch,
+) -> String {
+    let step = match search {
+        PeriodSearch::Secant => {
+            "    if {!$bisect && $pa ne \"\" && $sa != $sb} {\n        set x [expr {$pb - $sb * ($pb - $pa) / ($sb - $sa) + 0.0005}]\n    }"
+        }
+        PeriodSearch::Bisection => "",
+    };
     format!(
         r#"read_liberty {lib}
 read_verilog {net}
@@ -212,11 +240,33 @@ proc weft_slack {{p}} {{
     return [sta::worst_slack_cmd max]
 }}
 set hi 10.0
-while {{[weft_slack $hi] < 0 && $hi < 100000}} {{ set hi [expr {{$hi * 2}}] }}
+set s_hi [weft_slack $hi]
+while {{$s_hi < 0 && $hi < 100000}} {{ set hi [expr {{$hi * 2}}]; set s_hi [weft_slack $hi] }}
 set lo 0.0
+set pa ""
+set sa ""
+set pb $hi
+set sb $s_hi
+set bisect 0
 while {{$hi - $lo > 0.001}} {{
-    set mid [expr {{($lo + $hi) / 2}}]
-    if {{[weft_slack $mid] >= 0}} {{ set hi $mid }} else {{ set lo $mid }}
+    set width [expr {{$hi - $lo}}]
+    set x ""
+{step}
+    if {{$x eq "" || $x <= $lo || $x >= $hi}} {{ set x [expr {{($lo + $hi) / 2}}] }}
+    set s [weft_slack $x]
+    set pa $pb; set sa $sb; set pb $x; set sb $s
+    if {{$s >= 0}} {{
+        set hi $x
+        if {{$hi - 0.001 > $lo}} {{
+            set y [expr {{$hi - 0.001}}]
+            set s [weft_slack $y]
+            set pa $pb; set sa $sb; set pb $y; set sb $s
+            if {{$s >= 0}} {{ set hi $y }} else {{ set lo $y }}
+        }}
+    }} else {{
+        set lo $x
+    }}
+    set bisect [expr {{!$bisect && $hi - $lo > $width / 2}}]
 }}
 weft_slack $hi
 puts "weft_min_period_ns $hi"
@@ -227,6 +277,28 @@ exit
         net = netlist.display(),
         sdc = sdc.display(),
     )
+}
+
+/// The shortest period meeting `sdc` of a mapped `netlist` (top `name`), in ns, found by
+/// `search` with OpenSTA run in `dir`; `None` when no path is timed.
+pub fn min_period(
+    name: &str,
+    liberty: &Path,
+    netlist: &Path,
+    sdc: &Path,
+    dir: &Path,
+    search: PeriodSearch,
+) -> Result<Option<f64>, String> {
+    let tcl = dir.join(format!("{name}.sta.tcl"));
+    std::fs::write(&tcl, sta_script(name, liberty, netlist, sdc, search))
+        .map_err(|e| format!("{}: {e}", tcl.display()))?;
+    let tcl = std::fs::canonicalize(&tcl).map_err(|e| format!("{}: {e}", tcl.display()))?;
+    let out = OPENSTA.run(
+        &["-no_splash", "-exit", tcl.to_str().ok_or("path not UTF-8")?],
+        dir,
+    )?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    parse_min_period(&text).map_err(|e| format!("{name}: {e}"))
 }
 
 /// The shortest period OpenSTA found, in ns; `None` when nothing limits it (no timed
@@ -291,16 +363,7 @@ pub fn asic_figures(
         ));
     }
     let (area_um2, cells, flip_flops) = parse_stat(&log).map_err(|e| format!("{name}: {e}"))?;
-    let tcl = dir.join(format!("{name}.{}.tcl", library.name));
-    std::fs::write(&tcl, sta_script(name, &liberty, &netlist, &sdc))
-        .map_err(|e| format!("{}: {e}", tcl.display()))?;
-    let tcl = abs(&tcl)?;
-    let out = OPENSTA.run(
-        &["-no_splash", "-exit", tcl.to_str().ok_or("path not UTF-8")?],
-        dir,
-    )?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let period = parse_min_period(&text).map_err(|e| format!("{name}: {e}"))?;
+    let period = min_period(name, &liberty, &netlist, &sdc, dir, PeriodSearch::Secant)?;
     Ok(Some(AsicFigures {
         library: library.name.into(),
         area_um2,

@@ -96,6 +96,23 @@ impl Known {
         Some(line.trim_end().strip_suffix('.')?.to_string())
     }
 
+    /// What measuring `name` last cost, in seconds (the area and iCE40 flows and the
+    /// cell-library mapping; a flow stopped at a limit counts its limit; 0 when unknown).
+    pub fn cost(&self, name: &str) -> f64 {
+        let Some(row) = self.last(name) else {
+            return 0.0;
+        };
+        let flows = row
+            .seconds
+            .or(row.synth_minutes.map(|m| 60.0 * m as f64))
+            .unwrap_or(0.0);
+        let asic = row
+            .asic_seconds
+            .or(row.asic_minutes.map(|m| 60.0 * m as f64))
+            .unwrap_or(0.0);
+        flows + asic
+    }
+
     /// The last row of `name` under any key: what an earlier version cost.
     pub fn last(&self, name: &str) -> Option<Row> {
         self.rows_of(name).into_iter().next()
@@ -238,6 +255,7 @@ fn measure(name: &str, verilog: &str, key: String, opts: &ReportOptions) -> Resu
         asic: None,
         asic_key: None,
         asic_minutes: None,
+        asic_seconds: None,
     })
 }
 
@@ -257,6 +275,7 @@ fn with_asic(row: &mut Row, verilog: &str, a: &AsicOptions) -> Result<bool, Stri
         return Ok(false);
     }
     let limit = a.minutes.map(|m| Duration::from_secs(60 * m));
+    let start = Instant::now();
     let figures = in_scratch(&name, verilog, |dir, file| {
         asic::asic_figures(
             &name,
@@ -269,6 +288,7 @@ fn with_asic(row: &mut Row, verilog: &str, a: &AsicOptions) -> Result<bool, Stri
         )
     })?;
     row.asic_minutes = a.minutes.filter(|_| figures.is_none());
+    row.asic_seconds = Some(start.elapsed().as_secs_f64().round());
     row.asic = figures;
     row.asic_key = Some(key);
     Ok(true)
@@ -315,7 +335,15 @@ pub fn report(
         .map_err(|e| format!("cannot create output folder {}: {e}", opts.out.display()))?;
     let done = AtomicUsize::new(0);
     let total = designs.len();
-    let results = parallel(designs, opts.jobs, |d| {
+    // The costliest first (by their last run's time), so that the last preset to start
+    // is a short one and the workers finish together.
+    let mut order: Vec<(usize, &Design)> = designs.iter().enumerate().collect();
+    order.sort_by(|a, b| {
+        opts.known
+            .cost(b.1.name)
+            .total_cmp(&opts.known.cost(a.1.name))
+    });
+    let mut ran = parallel(&order, opts.jobs, |&(i, d)| {
         let t = Instant::now();
         let r = one_preset(d, opts, asic, &tools);
         let n = done.fetch_add(1, Ordering::SeqCst) + 1;
@@ -335,8 +363,10 @@ pub fn report(
             ),
             Err(e) => eprintln!("[{n:>2}/{total}] {:<28} FAILED: {e}", d.name),
         }
-        r
+        (i, r)
     });
+    ran.sort_by_key(|(i, _)| *i);
+    let results = ran.into_iter().map(|(_, r)| r);
     let mut rows = vec![];
     let mut failures = vec![];
     for (d, r) in designs.iter().zip(results) {

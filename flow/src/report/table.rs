@@ -32,6 +32,9 @@ pub struct Row {
     /// Set when the cell-library mapping was stopped at this many minutes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asic_minutes: Option<u64>,
+    /// Wall time of the run that measured the cell-library figures, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asic_seconds: Option<f64>,
 }
 
 impl Row {
@@ -265,6 +268,7 @@ mod tests {
             asic: None,
             asic_key: None,
             asic_minutes: None,
+            asic_seconds: None,
         }
     }
 
