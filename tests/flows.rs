@@ -503,7 +503,7 @@ fn the_secant_period_search_finds_bisections_period() {
             .unwrap()
             .unwrap();
         let netlist = dir.join(format!("{name}.osu018.v"));
-        let search = |s| asic::min_period(name, &liberty, &netlist, &sdc, &dir, s).unwrap();
+        let search = |s| asic::min_period(name, &liberty, None, &netlist, &sdc, &dir, s).unwrap();
         let secant = search(PeriodSearch::Secant).unwrap();
         let bisected = search(PeriodSearch::Bisection).unwrap();
         assert_eq!(figures.critical_path_ns, Some(secant), "{name}");
@@ -512,6 +512,47 @@ fn the_secant_period_search_finds_bisections_period() {
             "{name}: secant {secant} ns, bisection {bisected} ns"
         );
     }
+}
+
+/// Memories are macros in the cell-library flow: `lvc_4k`'s four banks each hold a data,
+/// a tag and two flag RAMs (16 macros), its mapped flip-flops are the design's own (the
+/// RAM bits are not built from flip-flops), and its paths into and out of a memory are
+/// timed: a design whose only logic runs from its inputs to a RAM's address and from
+/// the RAM's word to its outputs has a critical path, longer than its XOR chain's.
+#[test]
+fn memories_are_macros_timed_at_their_ports() {
+    let rows = json(&weft(&["area", "--json", "lvc_4k"]));
+    let row = &rows[0];
+    let asic = &row["asic"];
+    assert_eq!(asic["memory_macros"], 16, "{row}");
+    assert_eq!(asic["flip_flops"], row["flip_flops"], "{row}");
+    assert!(row["ram_bits"].as_u64().unwrap() > 30_000, "{row}");
+    // rust-hdl's RAM, written as the exporter writes it, behind a chain of 12 XORs.
+    let chain: Vec<String> = (0..12).map(|i| format!("x[{i}]")).collect();
+    let verilog = format!(
+        "module top(clock,x,y);\n    input wire clock;\n    input wire [11:0] x;\n    output wire [7:0] y;\n\
+         \n    top$ram ram(\n        .read_address({{x[11:1], {}}}),\n        .read_clock(clock),\n        .read_data(y),\n        .write_address(x),\n        .write_clock(clock),\n        .write_data(x[7:0]),\n        .write_enable(x[0])\n    );\nendmodule\n\n\n\
+         module top$ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);\n\n    // Module arguments\n    input wire  [11:0] read_address;\n    input wire  read_clock;\n    output reg  [7:0] read_data;\n    input wire  [11:0] write_address;\n    input wire  write_clock;\n    input wire  [7:0] write_data;\n    input wire  write_enable;\n\n    // Update code (custom)\n    reg[7:0] mem[4095:0];\n\n\n\n    always @(posedge read_clock) begin\n       read_data <= mem[read_address];\n    end\n\n    always @(posedge write_clock) begin\n       if (write_enable) begin\n          mem[write_address] <= write_data;\n       end\n    end\n\nendmodule // top$ram\n",
+        chain.join(" ^ ")
+    );
+    assert_eq!(weft_flow::verilog::memories(&verilog).len(), 1);
+    let dir = scratch("memory-macro");
+    let file = dir.join("top.v");
+    std::fs::write(&file, &verilog).unwrap();
+    let sdc = Path::new(env!("CARGO_MANIFEST_DIR")).join("constraints/weft.sdc");
+    let mode = weft_flow::verilog::Synthesis::Auto;
+    let osu018 = weft_flow::asic::OSU018;
+    let figures = weft_flow::asic::asic_figures("top", &file, osu018, &sdc, &dir, None, mode)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (figures.memory_macros, figures.flip_flops),
+        (1, 0),
+        "{figures:?}"
+    );
+    // Four levels of 2-input XORs at least, in 0.8 of the period (the input's budget).
+    let path = figures.critical_path_ns.expect("the RAM's ports are timed");
+    assert!(path > 0.4, "{figures:?}");
 }
 
 /// Without the cell library the other figures still print, and the message names the

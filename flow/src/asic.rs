@@ -9,6 +9,7 @@
 //! fetched with `apt-get download` and unpacked with `dpkg -x` under
 //! `target/cell-libraries/` (what `./test.sh` does), or installed as packages.
 use crate::tools::{Tool, YOSYS};
+use crate::verilog::Memory;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -74,11 +75,30 @@ impl Library {
 pub struct AsicFigures {
     pub library: String,
     pub area_um2: f64,
+    /// Library cells, memory macros not counted.
     pub cells: u64,
     pub flip_flops: u64,
+    /// Memory macros: instances of the design's RAMs, kept out of the mapping (see
+    /// [`memory_liberty`]); their bits are the area table's RAM bits.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub memory_macros: u64,
     /// The shortest clock period meeting the SDC; `None` when no path is timed.
     pub critical_path_ns: Option<f64>,
     pub fmax_mhz: Option<f64>,
+}
+
+impl AsicFigures {
+    /// The cell count as tables print it: `3486`, or `3486 + 16 RAMs` with macros.
+    pub fn cells_and_macros(&self) -> String {
+        match self.memory_macros {
+            0 => self.cells.to_string(),
+            n => format!("{} + {n} RAMs", self.cells),
+        }
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a preset's cell-library figures depend on besides its Verilog: the scripts, the
@@ -90,15 +110,29 @@ pub fn flow_identity(name: &str, library: Library, sdc: &Path) -> Result<String,
         .len();
     let sdc_text = std::fs::read_to_string(sdc).map_err(|e| format!("{}: {e}", sdc.display()))?;
     let (file, lib, net) = (Path::new("block.v"), Path::new("lib"), Path::new("net.v"));
+    let memory = [Memory {
+        module: "ram".into(),
+        address_bits: 8,
+        width: 32,
+        words: 256,
+    }];
     Ok([
-        script(name, file, &[], lib, Path::new("constr"), net),
+        script(name, file, &[], &memory, lib, Path::new("constr"), net),
+        memory_liberty(&memory),
         format!(
             "blocks of at least {} lines in designs over {}",
             crate::verilog::BLOCK_LINES,
             crate::verilog::FLAT_LINES
         ),
         ABC_CONSTRAINTS.to_string(),
-        sta_script(name, lib, net, Path::new("sdc"), PeriodSearch::Secant),
+        sta_script(
+            name,
+            lib,
+            Some(lib),
+            net,
+            Path::new("sdc"),
+            PeriodSearch::Secant,
+        ),
         sdc_text,
         format!("{} {size}", library.name),
         YOSYS.version()?,
@@ -114,17 +148,25 @@ pub fn flow_identity(name: &str, library: Library, sdc: &Path) -> Result<String,
 const ABC_CONSTRAINTS: &str = "set_driving_cell BUFX2\nset_load 10\n";
 
 /// The Yosys script: generic synthesis, then the library's flip-flops and gates.
-/// `blocks` keep their hierarchy (see [`crate::area::script`]).
+/// `blocks` keep their hierarchy (see [`crate::area::script`]); `memories` are black
+/// boxes, kept as macros. Unused wires are purged so that OpenSTA can read the netlist
+/// (it takes no concatenation on the left of an `assign`, which the wires to a macro's
+/// ports would need).
 fn script(
     name: &str,
     file: &Path,
     blocks: &[(String, u64)],
+    memories: &[Memory],
     liberty: &Path,
     constr: &Path,
     netlist: &Path,
 ) -> String {
     let lib = liberty.display();
     let mut read = format!("read_verilog {}", file.display());
+    if !memories.is_empty() {
+        let names: Vec<&str> = memories.iter().map(|m| m.module.as_str()).collect();
+        read += &format!("; blackbox {}", names.join(" "));
+    }
     if !blocks.is_empty() {
         let names: Vec<&str> = blocks.iter().map(|b| b.0.as_str()).collect();
         read += &format!(
@@ -138,15 +180,16 @@ fn script(
         format!("dfflibmap -liberty {lib}"),
         // A 1 ns delay target: abc favours fast cells, as a timing-driven flow would.
         format!("abc -liberty {lib} -constr {} -D 1000", constr.display()),
-        "opt_clean".into(),
+        "opt_clean -purge".into(),
         format!("tee -a /dev/stdout stat -liberty {lib}"),
         format!("write_verilog -noattr {}", netlist.display()),
     ]
     .join("; ")
 }
 
-/// Area, cells and flip-flops from Yosys's `stat -liberty` report.
-pub fn parse_stat(log: &str) -> Result<(f64, u64, u64), String> {
+/// Area, cells, flip-flops and memory macros (cells of a module named in `memories`)
+/// from Yosys's `stat -liberty` report; cells do not count the macros.
+pub fn parse_stat(log: &str, memories: &[&str]) -> Result<(f64, u64, u64, u64), String> {
     // A hierarchical design ends with its sum over the copies of each module.
     let chip_area = |prefix: &str| {
         log.lines()
@@ -161,20 +204,23 @@ pub fn parse_stat(log: &str) -> Result<(f64, u64, u64), String> {
         .rfind("Number of cells:")
         .ok_or("no cell count in the Yosys log")?..];
     let mut lines = stat.lines();
-    let cells = lines
+    let cells: u64 = lines
         .next()
         .and_then(|l| l.split_whitespace().last()?.parse().ok())
         .ok_or("no cell count in the Yosys log")?;
     // The per-type lines follow the count; flip-flops are the library's DFF cells.
-    let flip_flops = lines
+    let kinds: Vec<(&str, u64)> = lines
         .map_while(|l| {
             let mut w = l.split_whitespace();
             let (kind, n) = (w.next()?, w.next()?.parse::<u64>().ok()?);
-            Some((kind.to_string(), n))
+            Some((kind.trim_start_matches('\\'), n))
         })
-        .filter(|(kind, _)| kind.starts_with("DFF") || kind.starts_with("\\DFF"))
-        .map(|(_, n)| n)
-        .sum();
+        .collect();
+    let count = |pick: &dyn Fn(&str) -> bool| -> u64 {
+        kinds.iter().filter(|(k, _)| pick(k)).map(|(_, n)| n).sum()
+    };
+    let flip_flops = count(&|k| k.starts_with("DFF"));
+    let macros = count(&|k| memories.contains(&k));
     // In a kept hierarchy each block is a cell of its parent without a library area
     // (`stat` adds the block's own in the design's sum): only other cells are errors.
     let modules: Vec<&str> = log
@@ -188,13 +234,14 @@ pub fn parse_stat(log: &str) -> Result<(f64, u64, u64), String> {
                 .strip_prefix("Area for cell type ")?
                 .strip_suffix(" is unknown!")
         })
-        .find(|cell| !modules.contains(&cell.trim_start_matches('\\')));
+        .map(|cell| cell.trim_start_matches('\\'))
+        .find(|cell| !modules.contains(cell) && !memories.contains(cell));
     if let Some(cell) = unknown {
         return Err(format!(
             "a cell without an area in the library: {cell} (see the Yosys log)"
         ));
     }
-    Ok((area, cells, flip_flops))
+    Ok((area, cells - macros, flip_flops, macros))
 }
 
 /// How OpenSTA searches for the shortest period meeting the SDC, to a picosecond; each
@@ -218,6 +265,7 @@ pub enum PeriodSearch {
 fn sta_script(
     name: &str,
     liberty: &Path,
+    memories: Option<&Path>,
     netlist: &Path,
     sdc: &Path,
     search: PeriodSearch,
@@ -228,9 +276,10 @@ fn sta_script(
         }
         PeriodSearch::Bisection => "",
     };
+    let memories = memories.map_or(String::new(), |m| format!("read_liberty {}\n", m.display()));
     format!(
         r#"read_liberty {lib}
-read_verilog {net}
+{memories}read_verilog {net}
 link_design {name}
 set weft_sdc [read [open {sdc}]]
 proc weft_slack {{p}} {{
@@ -280,18 +329,23 @@ exit
 }
 
 /// The shortest period meeting `sdc` of a mapped `netlist` (top `name`), in ns, found by
-/// `search` with OpenSTA run in `dir`; `None` when no path is timed.
+/// `search` with OpenSTA run in `dir` (`memories`: the Liberty of its memory macros);
+/// `None` when no path is timed.
 pub fn min_period(
     name: &str,
     liberty: &Path,
+    memories: Option<&Path>,
     netlist: &Path,
     sdc: &Path,
     dir: &Path,
     search: PeriodSearch,
 ) -> Result<Option<f64>, String> {
     let tcl = dir.join(format!("{name}.sta.tcl"));
-    std::fs::write(&tcl, sta_script(name, liberty, netlist, sdc, search))
-        .map_err(|e| format!("{}: {e}", tcl.display()))?;
+    std::fs::write(
+        &tcl,
+        sta_script(name, liberty, memories, netlist, sdc, search),
+    )
+    .map_err(|e| format!("{}: {e}", tcl.display()))?;
     let tcl = std::fs::canonicalize(&tcl).map_err(|e| format!("{}: {e}", tcl.display()))?;
     let out = OPENSTA.run(
         &["-no_splash", "-exit", tcl.to_str().ok_or("path not UTF-8")?],
@@ -342,11 +396,12 @@ pub fn asic_figures(
     let verilog = std::fs::read_to_string(&file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let blocks = crate::verilog::blocks_for(&verilog, name, mode);
+    let memories = crate::verilog::memories(&verilog);
     let Some(out) = YOSYS.run_limited(
         &[
             "-q",
             "-p",
-            &script(name, &file, &blocks, &liberty, &constr, &netlist),
+            &script(name, &file, &blocks, &memories, &liberty, &constr, &netlist),
         ],
         dir,
         limit,
@@ -362,16 +417,120 @@ pub fn asic_figures(
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let (area_um2, cells, flip_flops) = parse_stat(&log).map_err(|e| format!("{name}: {e}"))?;
-    let period = min_period(name, &liberty, &netlist, &sdc, dir, PeriodSearch::Secant)?;
+    let names: Vec<&str> = memories.iter().map(|m| m.module.as_str()).collect();
+    let (area_um2, cells, flip_flops, memory_macros) =
+        parse_stat(&log, &names).map_err(|e| format!("{name}: {e}"))?;
+    let macros = if memories.is_empty() {
+        None
+    } else {
+        let path = abs(dir)?.join(format!("{name}.memories.lib"));
+        std::fs::write(&path, memory_liberty(&memories))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Some(path)
+    };
+    let period = min_period(
+        name,
+        &liberty,
+        macros.as_deref(),
+        &netlist,
+        &sdc,
+        dir,
+        PeriodSearch::Secant,
+    )?;
     Ok(Some(AsicFigures {
         library: library.name.into(),
         area_um2,
         cells,
         flip_flops,
+        memory_macros,
         critical_path_ns: period,
         fmax_mhz: period.map(|p| 1000.0 / p),
     }))
+}
+
+/// The Liberty of the memory macros: one cell per RAM module, without area, whose ports
+/// are timed as an ideal register's: a path ends at a read or write input (no setup
+/// time) and starts at `read_data` on `read_clock` (no access time). The OSU libraries
+/// have no memories (a memory compiler's macros would come with their own area and
+/// timing); a RAM mapped to their flip-flops and multiplexers is neither an SRAM's area
+/// nor its timing, and takes Yosys and OpenSTA most of an hour on the live value cache.
+pub fn memory_liberty(memories: &[Memory]) -> String {
+    let mut widths: Vec<usize> = memories
+        .iter()
+        .flat_map(|m| [m.address_bits, m.width])
+        .collect();
+    widths.sort_unstable();
+    widths.dedup();
+    let mut lib = String::from(
+        "library (weft_memories) {
+  delay_model : table_lookup;
+  time_unit : \"1ns\";
+  voltage_unit : \"1V\";
+  current_unit : \"1mA\";
+  capacitive_load_unit (1, pf);
+  pulling_resistance_unit : \"1kohm\";
+  leakage_power_unit : \"1nW\";
+  input_threshold_pct_rise : 50;
+  input_threshold_pct_fall : 50;
+  output_threshold_pct_rise : 50;
+  output_threshold_pct_fall : 50;
+  slew_lower_threshold_pct_rise : 20;
+  slew_upper_threshold_pct_rise : 80;
+  slew_lower_threshold_pct_fall : 20;
+  slew_upper_threshold_pct_fall : 80;
+",
+    );
+    for w in widths {
+        lib += &format!(
+            "  type (bus{w}) {{ base_type : array; data_type : bit; bit_width : {w}; bit_from : {}; bit_to : 0; downto : true; }}\n",
+            w - 1
+        );
+    }
+    let ideal = |kind: &str, clock: &str| {
+        let values = match kind {
+            "setup_rising" => "rise_constraint (scalar) { values (\"0\"); } fall_constraint (scalar) { values (\"0\"); }",
+            _ => "cell_rise (scalar) { values (\"0\"); } cell_fall (scalar) { values (\"0\"); } rise_transition (scalar) { values (\"0\"); } fall_transition (scalar) { values (\"0\"); }",
+        };
+        format!("      timing () {{ related_pin : \"{clock}\"; timing_type : {kind}; {values} }}\n")
+    };
+    for m in memories {
+        lib += &format!(
+            "  cell (\"{}\") {{\n    area : 0;\n    dont_use : true;\n",
+            m.module
+        );
+        for clock in ["read_clock", "write_clock"] {
+            lib += &format!(
+                "    pin ({clock}) {{ direction : input; clock : true; capacitance : 0; }}\n"
+            );
+        }
+        for (port, width, clock) in [
+            ("read_address", m.address_bits, "read_clock"),
+            ("write_address", m.address_bits, "write_clock"),
+            ("write_data", m.width, "write_clock"),
+            ("write_enable", 1, "write_clock"),
+        ] {
+            // A one-bit port is a scalar in the Verilog, so a pin here.
+            let group = if width == 1 {
+                format!("    pin ({port}) {{ direction : input; capacitance : 0;\n")
+            } else {
+                format!("    bus ({port}) {{ bus_type : bus{width}; direction : input; capacitance : 0;\n")
+            };
+            lib += &group;
+            lib += &ideal("setup_rising", clock);
+            lib += "    }\n";
+        }
+        lib += &if m.width == 1 {
+            "    pin (read_data) { direction : output;\n".to_string()
+        } else {
+            format!(
+                "    bus (read_data) {{ bus_type : bus{}; direction : output;\n",
+                m.width
+            )
+        };
+        lib += &ideal("rising_edge", "read_clock");
+        lib += "    }\n  }\n";
+    }
+    lib + "}\n"
 }
 
 /// The cell-library table of `weft area`.
@@ -399,7 +558,9 @@ pub fn table(rows: &[(String, Option<AsicFigures>)]) -> String {
         };
         s += &format!(
             "{name:<28} {:>12.0} {:>7} {:>7} {path:>12} {fmax:>9}\n",
-            f.area_um2, f.cells, f.flip_flops
+            f.area_um2,
+            f.cells_and_macros(),
+            f.flip_flops
         );
     }
     s
@@ -414,7 +575,7 @@ mod tests {
 
     #[test]
     fn yosys_stat_liberty_gives_area_cells_and_flip_flops() {
-        let (area, cells, ffs) = parse_stat(STAT).unwrap();
+        let (area, cells, ffs, _) = parse_stat(STAT, &[]).unwrap();
         assert_eq!(area, 12060.0);
         assert_eq!(cells, 342);
         assert_eq!(ffs, 34);
@@ -426,14 +587,16 @@ mod tests {
             "   Chip area",
             "   Area for cell type \\TIEHI is unknown!\n   Chip area",
         );
-        assert!(parse_stat(&broken).unwrap_err().contains("without an area"));
+        assert!(parse_stat(&broken, &[])
+            .unwrap_err()
+            .contains("without an area"));
     }
 
     #[test]
     fn a_kept_hierarchy_is_summed_over_its_copies() {
         // Yosys 0.23's `stat -liberty` of lvc_4k mapped with its four banks kept.
         let log = include_str!("../../tests/data/yosys_stat_liberty_osu018_hier.log");
-        let (area, cells, flip_flops) = parse_stat(log).unwrap();
+        let (area, cells, flip_flops, _) = parse_stat(log, &[]).unwrap();
         assert_eq!(area, 4.0 * 1884899.0 + 12404.0);
         assert_eq!(
             cells,
@@ -443,7 +606,7 @@ mod tests {
         assert_eq!(flip_flops, 4 * 9173);
         // A cell that is not one of the design's modules is still an error.
         let broken = log.replace("type \\lvc_4k$bank is", "type \\TIEHI is");
-        assert!(parse_stat(&broken).unwrap_err().contains("TIEHI"));
+        assert!(parse_stat(&broken, &[]).unwrap_err().contains("TIEHI"));
     }
 
     #[test]

@@ -476,6 +476,74 @@ pub fn instance_tree(verilog: &str, top: &str) -> Result<Vec<(String, String)>, 
     Ok(out)
 }
 
+/// A memory of an exported design: a module that is rust-hdl's `RAM` and nothing else
+/// (a synchronous read port and a write port on their own clocks), which a cell-library
+/// flow keeps as a macro (see [`crate::asic`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Memory {
+    pub module: String,
+    pub address_bits: usize,
+    pub width: usize,
+    pub words: usize,
+}
+
+/// The ports of rust-hdl's `RAM`, in its order.
+const RAM_PORTS: &str =
+    "(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);";
+
+/// The modules of `verilog` that are rust-hdl's `RAM`: its ports, one array as wide as
+/// `read_data` with a word per address, `read_data <= mem[read_address]` on `read_clock`
+/// and `if (write_enable) mem[write_address] <= write_data` on `write_clock`, and no
+/// other statement (an initialised ROM is not one).
+pub fn memories(verilog: &str) -> Vec<Memory> {
+    let Some((_, list)) = modules(verilog) else {
+        return vec![];
+    };
+    list.iter().filter_map(|m| ram(verilog, m)).collect()
+}
+
+fn ram(verilog: &str, m: &Module) -> Option<Memory> {
+    if !m.lines[0].ends_with(RAM_PORTS) {
+        return None;
+    }
+    let ports = module_ports(verilog, m.name).ok()?;
+    let width_of = |name: &str| ports.iter().find(|p| p.name == name).map(|p| p.width);
+    let (address_bits, width) = (width_of("read_address")?, width_of("read_data")?);
+    if width_of("write_address")? != address_bits || width_of("write_data")? != width {
+        return None;
+    }
+    let code: Vec<&str> = m.lines[1..m.lines.len() - 1]
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with("//")
+                && !l.starts_with("input wire ")
+                && !l.starts_with("output reg ")
+        })
+        .collect();
+    let array = code
+        .first()?
+        .strip_prefix(&format!("reg[{}:0] mem[", width - 1))?;
+    let words = array.strip_suffix(":0];")?.parse::<usize>().ok()? + 1;
+    let body = [
+        "always @(posedge read_clock) begin",
+        "read_data <= mem[read_address];",
+        "end",
+        "always @(posedge write_clock) begin",
+        "if (write_enable) begin",
+        "mem[write_address] <= write_data;",
+        "end",
+        "end",
+    ];
+    (code[1..] == body && words <= 1 << address_bits).then(|| Memory {
+        module: m.name.to_string(),
+        address_bits,
+        width,
+        words,
+    })
+}
+
 /// A top-level port of a block: name, direction and width (the clock is an input).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Port {
@@ -686,6 +754,44 @@ mod tests {
             dff("blk$s"),
         ]);
         assert_eq!(names(&merge_modules(&v, "blk")), ["blk", "blk$dff32"]);
+    }
+
+    #[test]
+    fn rust_hdl_rams_are_found_with_their_geometry_and_nothing_else() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../verilog_out/lvc_4k.v");
+        let verilog = std::fs::read_to_string(path).unwrap();
+        let found = memories(&verilog);
+        let geometry: Vec<(&str, usize, usize, usize)> = found
+            .iter()
+            .map(|m| (m.module.as_str(), m.address_bits, m.width, m.words))
+            .collect();
+        assert_eq!(
+            geometry,
+            [
+                ("lvc_4k$data", 8, 32, 256),
+                ("lvc_4k$tags", 6, 5, 64),
+                ("lvc_4k$dirtys", 6, 4, 64),
+            ]
+        );
+        // One more statement (an initialised ROM, a reset) and it is logic, not a macro.
+        let data_at = verilog.find("module lvc_4k$data(").unwrap();
+        let array = verilog[data_at..]
+            .find("    reg[31:0] mem[255:0];")
+            .unwrap()
+            + data_at;
+        let mut rom = verilog.clone();
+        rom.insert_str(array, "    initial mem[0] = 32'h1;\n");
+        assert!(memories(&rom).iter().all(|m| m.module != "lvc_4k$data"));
+        // A read that is not the array's word at the address is not one either.
+        let other = verilog.replacen(
+            "read_data <= mem[read_address];",
+            "read_data <= mem[write_address];",
+            1,
+        );
+        assert_eq!(memories(&other).len(), 2, "{:?}", memories(&other));
+        assert!(memories(&verilog.replace("mem[255:0]", "mem[511:0]"))
+            .iter()
+            .all(|m| m.module != "lvc_4k$data"));
     }
 
     #[test]

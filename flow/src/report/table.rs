@@ -44,7 +44,7 @@ impl Row {
             (Some(f), _) => format!(
                 "{:.0} | {} | {} | {}",
                 f.area_um2,
-                f.cells,
+                f.cells_and_macros(),
                 f.critical_path_ns
                     .map_or("-".into(), |ns| format!("{ns:.3}")),
                 f.fmax_mhz.map_or("-".into(), |m| format!("{m:.0}"))
