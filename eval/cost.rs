@@ -49,9 +49,11 @@ pub fn markdown(rows: &[Value], paper: &str) -> String {
                 cell(&r["gates"]),
                 cell(&r["ice40_logic_cells"]),
                 cell(&r["ice40_fmax_mhz"]),
-                asic["area_um2"]
-                    .as_f64()
-                    .map_or("n/a".into(), |a| format!("{a:.0}")),
+                match (asic["area_um2"].as_f64(), asic["memory_macros"].as_u64()) {
+                    (None, _) => "n/a".into(),
+                    (Some(a), None | Some(0)) => format!("{a:.0}"),
+                    (Some(a), Some(n)) => format!("{a:.0} + {n} RAMs"),
+                },
                 asic["critical_path_ns"]
                     .as_f64()
                     .map_or("n/a".into(), |a| format!("{a:.3}")),
@@ -59,7 +61,8 @@ pub fn markdown(rows: &[Value], paper: &str) -> String {
             ]
         })
         .collect();
-    table(
+    let with_rams = rows.iter().any(|r| r[7].contains("RAMs"));
+    let mut md = table(
         &[
             "mechanism".into(),
             "block (preset)".into(),
@@ -73,7 +76,12 @@ pub fn markdown(rows: &[Value], paper: &str) -> String {
             paper.into(),
         ],
         &rows,
-    )
+    );
+    if with_rams {
+        md += "\nosu018 has no memories: `+ N RAMs` are memory macros, outside the um2 \
+               (their storage is the report's RAM bits) and timed at their ports.\n";
+    }
+    md
 }
 
 /// `key` of the row of `preset`, when the report has it.

@@ -3,7 +3,9 @@
 //! cells and reports their area in µm² (`stat -liberty`); OpenSTA then finds the shortest
 //! clock period that meets the committed SDC (`constraints/weft.sdc`, whose input and
 //! output budgets scale with the period), hence the maximum clock. Typical corner, no
-//! wires, no placement: a synthesis estimate, not a sign-off figure.
+//! wires, no placement: a synthesis estimate, not a sign-off figure. The libraries have
+//! no memories, so rust-hdl's RAMs stay macros without area, timed at their ports
+//! ([`memory_liberty`]): the logic's area and timing, the RAM bits counted apart.
 //!
 //! The libraries are Debian's OSU cells (`qflow-tech-osu018`, `qflow-tech-osu035`),
 //! fetched with `apt-get download` and unpacked with `dpkg -x` under
@@ -453,7 +455,7 @@ pub fn asic_figures(
 /// time) and starts at `read_data` on `read_clock` (no access time). The OSU libraries
 /// have no memories (a memory compiler's macros would come with their own area and
 /// timing); a RAM mapped to their flip-flops and multiplexers is neither an SRAM's area
-/// nor its timing, and takes Yosys and OpenSTA most of an hour on the live value cache.
+/// nor its timing, and takes Yosys over 20 minutes on the live value cache (`lvc`).
 pub fn memory_liberty(memories: &[Memory]) -> String {
     let mut widths: Vec<usize> = memories
         .iter()

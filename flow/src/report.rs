@@ -423,7 +423,10 @@ pub fn report(
                  --asic`; abc's constraints, inputs driven by `BUFX2` and 10 fF per output, \
                  make it buffer high-fanout nets and size gates), area in um2 and cell count from `stat -liberty`; the critical path is \
                  the shortest clock period meeting `constraints/weft.sdc` in OpenSTA, hence \
-                 Fmax. Typical corner, no wires, no placement: a lower bound on a placed \
+                 Fmax. The library has no memories: rust-hdl's RAMs stay macros (\"+ N \
+                 RAMs\" beside the cells), without area (their storage is the RAM bits \
+                 column) and timed as ideal registers (a path ends at a RAM's inputs and \
+                 starts at its word, with no setup or access time). Typical corner, no wires, no placement: a lower bound on a placed \
                  design's area and delay. Each mapping stops after {} (`--asic-minutes`).",
                 a.library.name,
                 minutes(a.minutes)
