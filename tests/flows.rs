@@ -171,9 +171,10 @@ fn bad_fpga_options_are_refused() {
     }
 }
 
-/// RAM bits of every `reg[hi:lo] name[a:b];` array in an exported file (rust-hdl writes
-/// one module per RAM instance, so each declaration is one memory).
-fn declared_ram_bits(file: &Path) -> u64 {
+/// RAM bits of every `reg[hi:lo] name[a:b];` array of every instance in an exported
+/// file (a merged module is declared once and instantiated many times: the elaborated
+/// tree counts each instance).
+fn declared_ram_bits(file: &Path, top: &str) -> u64 {
     let range = |r: &str| -> u64 {
         let (hi, lo) = r.trim_matches(['[', ']']).split_once(':').unwrap();
         hi.trim()
@@ -182,9 +183,11 @@ fn declared_ram_bits(file: &Path) -> u64 {
             .abs_diff(lo.trim().parse().unwrap())
             + 1
     };
-    std::fs::read_to_string(file)
+    let verilog = std::fs::read_to_string(file).unwrap();
+    weft_flow::verilog::instance_tree(&verilog, top)
         .unwrap()
-        .lines()
+        .iter()
+        .flat_map(|(_, text)| text.lines())
         .filter_map(|l| {
             let rest = l.trim().strip_prefix("reg[")?;
             let (width, rest) = rest.split_once(']')?;
@@ -211,7 +214,7 @@ fn area_reports_ram_bits_gates_depth_and_xilinx_figures() {
 
     let cvt = &rows[1];
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog_out/cvt_8x256.v");
-    let bits = declared_ram_bits(&file);
+    let bits = declared_ram_bits(&file, "cvt_8x256");
     assert!(bits > 0, "cvt_8x256 has RAM widgets");
     assert_eq!(cvt["ram_bits"], bits);
     assert!(

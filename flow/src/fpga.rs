@@ -401,6 +401,30 @@ pub struct FpgaResult {
 }
 
 impl FpgaResult {
+    /// The result of `top` in the harness `h` before place and route: no cells, seeds
+    /// or figures yet.
+    fn before_pnr(top: &str, options: &FpgaOptions, target_mhz: f64, h: &Harness) -> FpgaResult {
+        FpgaResult {
+            preset: top.to_string(),
+            device: options.device,
+            part: options.device.part().to_string(),
+            target_mhz,
+            harness_input_bits: h.input_bits,
+            harness_output_bits: h.output_bits,
+            total: Ice40Cells::default(),
+            harness: Ice40Cells::default(),
+            does_not_fit: None,
+            unfinished: None,
+            pnr_minutes: options.pnr_minutes,
+            logic_cells: None,
+            logic_cells_available: options.device.capacity().0,
+            ram_blocks: None,
+            seeds: vec![],
+            fmax_per_seed_mhz: vec![],
+            fmax_median_mhz: None,
+        }
+    }
+
     /// Block cost = full design minus the harness alone (Yosys counts).
     pub fn block(&self) -> Ice40Cells {
         Ice40Cells {
@@ -557,23 +581,8 @@ pub fn too_many_flip_flops(
         h.input_bits + h.output_bits
     );
     Ok(Some(FpgaResult {
-        preset: top.to_string(),
-        device: options.device,
-        part: options.device.part().to_string(),
-        target_mhz,
-        harness_input_bits: h.input_bits,
-        harness_output_bits: h.output_bits,
-        total: Ice40Cells::default(),
-        harness: Ice40Cells::default(),
         does_not_fit: Some(why),
-        unfinished: None,
-        pnr_minutes: options.pnr_minutes,
-        logic_cells: None,
-        logic_cells_available: lc_avail,
-        ram_blocks: None,
-        seeds: vec![],
-        fmax_per_seed_mhz: vec![],
-        fmax_median_mhz: None,
+        ..FpgaResult::before_pnr(top, options, target_mhz, &h)
     }))
 }
 
@@ -626,25 +635,11 @@ pub fn run(
     pcf.push_str(&clock);
     write(work, "harness.pcf", &pcf)?;
 
-    let (lc_avail, _) = options.device.capacity();
     let mut result = FpgaResult {
-        preset: top.to_string(),
-        device: options.device,
-        part: options.device.part().to_string(),
-        target_mhz,
-        harness_input_bits: h.input_bits,
-        harness_output_bits: h.output_bits,
         total,
         harness: harness_cells,
-        does_not_fit: None,
-        unfinished: None,
-        pnr_minutes: options.pnr_minutes,
-        logic_cells: None,
-        logic_cells_available: lc_avail,
-        ram_blocks: None,
         seeds: (1..=options.seeds).collect(),
-        fmax_per_seed_mhz: vec![],
-        fmax_median_mhz: None,
+        ..FpgaResult::before_pnr(top, options, target_mhz, &h)
     };
     let seeds = result.seeds.clone();
     let limit = options
