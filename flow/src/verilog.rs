@@ -51,6 +51,19 @@ fn instance<'a>(line: &'a str, names: &HashMap<&str, usize>) -> Option<(&'a str,
         .then_some((module, inst))
 }
 
+/// Each module's instantiations of modules of the file: (line, submodule index).
+fn instantiations(list: &[Module], index: &HashMap<&str, usize>) -> Vec<Vec<(usize, usize)>> {
+    list.iter()
+        .map(|m| {
+            m.lines
+                .iter()
+                .enumerate()
+                .filter_map(|(l, line)| instance(line, index).map(|(sub, _)| (l, index[sub])))
+                .collect()
+        })
+        .collect()
+}
+
 /// Splits a file into its header (the lines before the first module) and its modules;
 /// `None` if a module is not closed or a name repeats (not rust-hdl's output).
 fn modules(verilog: &str) -> Option<(Vec<&str>, Vec<Module<'_>>)> {
@@ -169,17 +182,7 @@ pub fn merge_modules(verilog: &str, top: &str) -> String {
     let Some(&top_at) = index.get(top) else {
         return verilog.to_string();
     };
-    // Instantiations per module: (line, submodule index).
-    let subs: Vec<Vec<(usize, usize)>> = list
-        .iter()
-        .map(|m| {
-            m.lines
-                .iter()
-                .enumerate()
-                .filter_map(|(l, line)| instance(line, &index).map(|(sub, _)| (l, index[sub])))
-                .collect()
-        })
-        .collect();
+    let subs = instantiations(&list, &index);
     // Bottom up: a module's class is known once its submodules' classes are.
     let mut class: Vec<Option<usize>> = vec![None; list.len()];
     let mut keys: HashMap<String, usize> = HashMap::new();
@@ -366,14 +369,9 @@ pub fn blocks_for(verilog: &str, top: &str, mode: Synthesis) -> Vec<(String, u64
     let Some(&top_at) = index.get(top) else {
         return vec![];
     };
-    let subs: Vec<Vec<usize>> = list
-        .iter()
-        .map(|m| {
-            m.lines
-                .iter()
-                .filter_map(|l| instance(l, &index).map(|(sub, _)| index[sub]))
-                .collect()
-        })
+    let subs: Vec<Vec<usize>> = instantiations(&list, &index)
+        .into_iter()
+        .map(|s| s.into_iter().map(|(_, sub)| sub).collect())
         .collect();
     // Elaborated lines and copies, by memoised walks (rust-hdl's hierarchy has no cycles;
     // a cycle leaves the design flat).
