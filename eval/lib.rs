@@ -6,9 +6,12 @@
 //! with `weft run KERNEL --machine PRESET --set ...`), run on every workload of its
 //! folder. The shared parts are written once: discovering and compiling the workloads
 //! ([`workload`]), the fan-out over points x workloads with its progress lines and the
-//! same-thread-instructions check ([`sweep`]), what a run measured ([`measure`]), the
-//! page's tables, data and charts ([`page`]), the decisions of its comparisons with the
-//! paper ([`compare`]) and the cost rows from the report ([`cost`]). A study ([`Study`]) gives its points, their names, and its page.
+//! same-thread-instructions check ([`sweep`]), what every run measures ([`measure`]),
+//! the page's tables, data and charts ([`page`]), the decisions of its comparisons with
+//! the paper ([`compare`]) and the cost rows from the report ([`cost`]). A study
+//! ([`Study`]) gives its points, their names, what it counts of a run beyond the common
+//! figures (its own type, in its folder's `measure.rs`), and its page; [`STUDIES`] lists
+//! every study, once.
 //!
 //! Studies: [`lwm`] (large warps and two-level scheduling, the LWM paper's §6), [`capri`]
 //! (thread block compaction, TBC+ and CAPRI, the CAPRI paper's §4-5), [`dom`] (diverge on
@@ -29,37 +32,71 @@ pub mod workloads;
 
 use measure::Measured;
 use page::Page;
-use std::path::PathBuf;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use sweep::Runs;
 use weft_sim::core::machine::Machine;
 use workload::Workload;
 
-/// Every study `weft eval` runs: (name, what it is).
-pub const STUDIES: &[(&str, &str)] = &[
-    (
+/// Every study `weft eval` runs, in the order `weft eval --help` lists them: the one
+/// place a study is registered.
+pub const STUDIES: &[Registered] = &[
+    Registered::of::<lwm::Lwm>(
         lwm::NAME,
         "Large warps and two-level scheduling (LWM paper §6)",
     ),
-    (
+    Registered::of::<capri::Capri>(
         capri::NAME,
         "Thread block compaction, TBC+ and CAPRI (CAPRI paper §4-5)",
     ),
-    (
+    Registered::of::<dom::Dom>(
         dom::NAME,
         "Diverge on miss with fixed and adaptive slip, 1-16 warps, with and without an L2 (DoM paper §8)",
     ),
-    (
+    Registered::of::<vgiw::Vgiw>(
         vgiw::NAME,
         "A VGIW core against a Fermi SM on the same C kernels: speed, energy, LVC traffic (VGIW paper §5)",
     ),
 ];
+
+/// What receives a study's progress lines.
+pub type Log<'a> = dyn Fn(&str) + Sync + 'a;
+
+/// The files a study writes: (file name, contents).
+pub type Files = Vec<(String, String)>;
+
+/// A study as `weft eval` names it: what it is, running it, rendering its page again.
+pub struct Registered {
+    /// `weft eval NAME` (the study's [`Study::name`]).
+    pub name: &'static str,
+    /// What it is, for `weft eval --help`.
+    pub about: &'static str,
+    run: fn(&Options, &Log) -> Result<(), String>,
+    render: fn(&Path) -> Result<Files, String>,
+}
+
+impl Registered {
+    const fn of<S: Study + Default>(name: &'static str, about: &'static str) -> Registered {
+        Registered {
+            name,
+            about,
+            run: |options, log| run(&S::default(), options, log),
+            render: |dir| render(&S::default(), dir),
+        }
+    }
+}
 
 /// One study: its points over the machine preset, and its page from the runs.
 pub trait Study: Sync {
     /// A point of the sweep (a machine configuration); its order is the JSON's and the
     /// progress lines'.
     type Point: Copy + Ord + Send + Sync;
+
+    /// What the study measures of a run beyond [`Measured`]'s common figures (`()` for
+    /// nothing): its fields sit beside the common ones in each run's JSON.
+    type Counts: Clone + Default + Serialize + DeserializeOwned + Send + Sync;
 
     /// `weft eval NAME`; the page is `NAME.md`, its data `NAME.json`.
     fn name(&self) -> &'static str;
@@ -92,14 +129,11 @@ pub trait Study: Sync {
         &[]
     }
 
-    /// One run of `w` on `machine`. The SIMT core by default; an engine of its own (a
-    /// dataflow fabric) overrides this.
-    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
-        measure::simt(w, machine)
-    }
+    /// One run of `w` on `machine`, with the study's counts.
+    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured<Self::Counts>, String>;
 
     /// The page, its JSON fields beside the runs, and its charts.
-    fn page(&self, runs: &Runs<Self::Point>) -> Page;
+    fn page(&self, runs: &Runs<Self::Point, Self::Counts>) -> Page;
 }
 
 /// `weft eval`'s options.
@@ -114,56 +148,45 @@ pub struct Options {
     pub jobs: usize,
 }
 
+/// The study called `name` (one of [`STUDIES`]).
+fn named(name: &str) -> Result<&'static Registered, String> {
+    STUDIES.iter().find(|s| s.name == name).ok_or_else(|| {
+        format!(
+            "no study `{name}` (studies: {})",
+            STUDIES
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
 /// Runs the study called `name` (one of [`STUDIES`]).
-pub fn run_named(name: &str, options: &Options, log: &(dyn Fn(&str) + Sync)) -> Result<(), String> {
-    match name {
-        lwm::NAME => run(&lwm::Lwm::new(), options, log),
-        capri::NAME => run(&capri::Capri::new(), options, log),
-        dom::NAME => run(&dom::Dom::new(), options, log),
-        vgiw::NAME => run(&vgiw::Vgiw::new(), options, log),
-        _ => Err(unknown(name)),
-    }
+pub fn run_named(name: &str, options: &Options, log: &Log) -> Result<(), String> {
+    (named(name)?.run)(options, log)
 }
 
 /// The page of the study called `name` rendered from its data `NAME.json` in `dir`
 /// (nothing runs): (file name, contents) of every file the study writes.
-pub fn render_recorded(name: &str, dir: &std::path::Path) -> Result<Vec<(String, String)>, String> {
-    fn render<S: Study>(study: &S, dir: &std::path::Path) -> Result<Vec<(String, String)>, String> {
-        let path = dir.join(format!("{}.json", study.name()));
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let data: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let runs = sweep::recorded(study, &data)?;
-        page::files(study, &runs, &study.page(&runs))
-    }
-    match name {
-        lwm::NAME => render(&lwm::Lwm::new(), dir),
-        capri::NAME => render(&capri::Capri::new(), dir),
-        dom::NAME => render(&dom::Dom::new(), dir),
-        vgiw::NAME => render(&vgiw::Vgiw::new(), dir),
-        _ => Err(unknown(name)),
-    }
+pub fn render_recorded(name: &str, dir: &Path) -> Result<Files, String> {
+    (named(name)?.render)(dir)
 }
 
-fn unknown(name: &str) -> String {
-    format!(
-        "no study `{name}` (studies: {})",
-        STUDIES
-            .iter()
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+/// `study`'s page rendered from its data in `dir`.
+fn render<S: Study>(study: &S, dir: &Path) -> Result<Files, String> {
+    let path = dir.join(format!("{}.json", study.name()));
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let data: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let runs = sweep::recorded(study, &data)?;
+    page::files(study, &runs, &study.page(&runs))
 }
 
 /// Runs `study` on its workloads and writes its page, data and charts to `options.out`;
 /// `log` receives the progress lines.
-pub fn run<S: Study>(
-    study: &S,
-    options: &Options,
-    log: &(dyn Fn(&str) + Sync),
-) -> Result<(), String> {
+pub fn run<S: Study>(study: &S, options: &Options, log: &Log) -> Result<(), String> {
     if options.jobs == 0 {
         return Err("--jobs 0: at least one run at a time".into());
     }

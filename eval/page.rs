@@ -47,8 +47,8 @@ pub fn table(header: &[String], rows: &[Vec<String>]) -> String {
 
 /// Normalised IPC: the header (workload, then each point's label) and one row per
 /// workload.
-pub fn speedup_rows<P: Copy + Ord>(
-    runs: &Runs<P>,
+pub fn speedup_rows<P: Copy + Ord, X>(
+    runs: &Runs<P, X>,
     points: &[P],
 ) -> (Vec<String>, Vec<Vec<String>>) {
     let mut header = vec!["workload".to_string()];
@@ -67,10 +67,10 @@ pub fn speedup_rows<P: Copy + Ord>(
 
 /// Normalised IPC: one row per workload, one column per point (headed by its label),
 /// then the mean and the geometric mean.
-pub fn speedup_table<P: Copy + Ord>(runs: &Runs<P>, points: &[P]) -> String {
+pub fn speedup_table<P: Copy + Ord, X>(runs: &Runs<P, X>, points: &[P]) -> String {
     let (header, mut rows) = speedup_rows(runs, points);
     for (label, f) in [
-        ("**mean**", Runs::mean as fn(&Runs<P>, &P) -> f64),
+        ("**mean**", Runs::mean as fn(&Runs<P, X>, &P) -> f64),
         ("geometric mean", Runs::geomean),
     ] {
         let mut row = vec![label.to_string()];
@@ -82,7 +82,7 @@ pub fn speedup_table<P: Copy + Ord>(runs: &Runs<P>, points: &[P]) -> String {
 
 /// Grouped bars of normalised IPC: a group per workload and one for the mean, a bar
 /// per point, the baseline drawn at 1.
-pub fn speedup_bars<P: Copy + Ord>(runs: &Runs<P>, title: &str, points: &[P]) -> String {
+pub fn speedup_bars<P: Copy + Ord, X>(runs: &Runs<P, X>, title: &str, points: &[P]) -> String {
     let mut categories = runs.workloads.clone();
     categories.push("mean".into());
     let series: Vec<Series> = points
@@ -109,7 +109,11 @@ pub fn speedup_bars<P: Copy + Ord>(runs: &Runs<P>, title: &str, points: &[P]) ->
 
 /// `NAME.json`: the study, its machine and workloads, every point (its `--set` list,
 /// the keys the study records, its normalised IPC and runs), and the page's own fields.
-pub fn json<S: Study>(study: &S, runs: &Runs<S::Point>, page: &Page) -> Result<Value, String> {
+pub fn json<S: Study>(
+    study: &S,
+    runs: &Runs<S::Point, S::Counts>,
+    page: &Page,
+) -> Result<Value, String> {
     let mut configs = Map::new();
     for (p, point) in &runs.points {
         let machine = serde_json::to_value(&point.machine).map_err(|e| e.to_string())?;
@@ -150,7 +154,7 @@ pub fn json<S: Study>(study: &S, runs: &Runs<S::Point>, page: &Page) -> Result<V
 /// the charts.
 pub fn files<S: Study>(
     study: &S,
-    runs: &Runs<S::Point>,
+    runs: &Runs<S::Point, S::Counts>,
     page: &Page,
 ) -> Result<Vec<(String, String)>, String> {
     let name = study.name();
@@ -169,7 +173,7 @@ pub fn files<S: Study>(
 /// Writes `NAME.md`, `NAME.json` and the charts to `out`; says what it wrote.
 pub fn write<S: Study>(
     study: &S,
-    runs: &Runs<S::Point>,
+    runs: &Runs<S::Point, S::Counts>,
     page: &Page,
     out: &Path,
 ) -> Result<String, String> {

@@ -9,25 +9,25 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use weft_sim::core::machine::Machine;
 
-/// One point's runs.
-pub struct PointRuns {
+/// One point's runs, each with the study's counts `X`.
+pub struct PointRuns<X = ()> {
     /// Its name on the page.
     pub label: String,
     /// The `--set` list that builds its machine from the preset.
     pub sets: Vec<String>,
     pub machine: Machine,
     /// Workload -> measurement.
-    pub runs: BTreeMap<String, Measured>,
+    pub runs: BTreeMap<String, Measured<X>>,
 }
 
-impl PointRuns {
+impl<X> PointRuns<X> {
     /// A point whose machine is `base` with `sets` applied.
     pub fn new(
         base: &Machine,
         label: String,
         sets: Vec<String>,
-        runs: BTreeMap<String, Measured>,
-    ) -> Result<PointRuns, String> {
+        runs: BTreeMap<String, Measured<X>>,
+    ) -> Result<PointRuns<X>, String> {
         let mut machine = base.clone();
         machine
             .set_all(&sets)
@@ -41,22 +41,22 @@ impl PointRuns {
     }
 }
 
-/// Every run of a study.
-pub struct Runs<P> {
+/// Every run of a study, each with the study's counts `X`.
+pub struct Runs<P, X = ()> {
     /// The preset every point starts from.
     pub base: Machine,
     /// The point every other is normalised to.
     pub baseline: P,
     /// In the page's order.
     pub workloads: Vec<String>,
-    pub points: BTreeMap<P, PointRuns>,
+    pub points: BTreeMap<P, PointRuns<X>>,
     /// Host seconds of the whole study (compiling, running).
     pub seconds: f64,
 }
 
-impl<P: Copy + Ord> Runs<P> {
+impl<P: Copy + Ord, X> Runs<P, X> {
     /// `p`'s measurement on `w` (both were run).
-    pub fn get(&self, p: &P, w: &str) -> &Measured {
+    pub fn get(&self, p: &P, w: &str) -> &Measured<X> {
         &self.points[p].runs[w]
     }
 
@@ -142,7 +142,7 @@ pub fn sweep<S: Study>(
     workloads: &[Workload],
     jobs: usize,
     log: &(dyn Fn(&str) + Sync),
-) -> Result<Runs<S::Point>, String> {
+) -> Result<Runs<S::Point, S::Counts>, String> {
     let base = Machine::preset(study.machine())?;
     let mut points = BTreeMap::new();
     let order = study.points();
@@ -197,7 +197,7 @@ pub fn sweep<S: Study>(
 /// The runs a study's data (`NAME.json`, as [`crate::page::json`] writes it) records:
 /// every point of the study, its `--set` list and its runs, so that the page renders
 /// again without running anything.
-pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point>, String> {
+pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point, S::Counts>, String> {
     let name = study.name();
     let field = |v: &Value, key: &str| -> Result<Value, String> {
         v.get(key)
@@ -222,7 +222,7 @@ pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point>, Str
             field(&config, "sets")?,
             &format!("{name}.json: {label}'s sets"),
         )?;
-        let runs: BTreeMap<String, Measured> = parse(
+        let runs: BTreeMap<String, Measured<S::Counts>> = parse(
             field(&config, "runs")?,
             &format!("{name}.json: {label}'s runs"),
         )?;
@@ -245,7 +245,7 @@ pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point>, Str
 }
 
 /// Every point of a workload ran the baseline's thread instructions.
-pub fn same_thread_instructions<P: Copy + Ord>(runs: &Runs<P>) -> Result<(), String> {
+pub fn same_thread_instructions<P: Copy + Ord, X>(runs: &Runs<P, X>) -> Result<(), String> {
     for w in &runs.workloads {
         let base = runs.get(&runs.baseline, w).thread_instructions;
         for point in runs.points.values() {
@@ -266,11 +266,11 @@ pub(crate) mod tests {
 
     /// Runs built by hand: each point with its IPC per workload (in `workloads`' order),
     /// labelled `P<index>`, 1000 thread instructions everywhere.
-    pub(crate) fn runs_of<P: Copy + Ord>(
+    pub(crate) fn runs_of<P: Copy + Ord, X: Default>(
         workloads: &[&str],
         baseline: P,
         ipc: &[(P, &[f64])],
-    ) -> Runs<P> {
+    ) -> Runs<P, X> {
         let points = ipc
             .iter()
             .enumerate()
@@ -317,7 +317,7 @@ pub(crate) mod tests {
         study: &S,
         workloads: &[&str],
         listed: &[(S::Point, &[f64])],
-    ) -> Runs<S::Point> {
+    ) -> Runs<S::Point, S::Counts> {
         let ones = vec![1.0; workloads.len()];
         let ipc: Vec<(S::Point, &[f64])> = study
             .points()
@@ -340,7 +340,7 @@ pub(crate) mod tests {
     #[test]
     fn mean_and_geomean_of_normalised_ipc() {
         // Baseline IPC 2 and 4; point 1 runs at 4 and 2: normalised 2 and 0.5.
-        let runs = runs_of(&["a", "b"], 0, &[(0, &[2.0, 4.0]), (1, &[4.0, 2.0])]);
+        let runs: Runs<i32> = runs_of(&["a", "b"], 0, &[(0, &[2.0, 4.0]), (1, &[4.0, 2.0])]);
         assert_eq!(runs.speedup(&1, "a"), 2.0);
         assert_eq!(runs.speedup(&1, "b"), 0.5);
         // (2 + 0.5) / 2 = 1.25; sqrt(2 * 0.5) = 1.
@@ -352,7 +352,7 @@ pub(crate) mod tests {
         );
         assert_eq!(runs.mean(&0), 1.0);
         // Normalised 1.5, 3 and 6: mean 3.5, geometric mean cbrt(27) = 3.
-        let runs = runs_of(
+        let runs: Runs<i32> = runs_of(
             &["a", "b", "c"],
             0,
             &[(0, &[1.0, 1.0, 1.0]), (1, &[1.5, 3.0, 6.0])],
@@ -365,7 +365,7 @@ pub(crate) mod tests {
     fn best_is_the_highest_mean_not_the_highest_geomean() {
         // Point 1: normalised 3 and 0.25 (mean 1.625, geomean 0.87);
         // point 2: 1.5 and 1.5 (mean 1.5, geomean 1.5); point 3: 1.2 and 1.2.
-        let runs = runs_of(
+        let runs: Runs<i32> = runs_of(
             &["a", "b"],
             0,
             &[
@@ -382,7 +382,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_point_with_other_thread_instructions_is_refused() {
-        let mut runs = runs_of(&["a"], 0, &[(0, &[1.0]), (1, &[2.0])]);
+        let mut runs: Runs<i32> = runs_of(&["a"], 0, &[(0, &[1.0]), (1, &[2.0])]);
         assert_eq!(same_thread_instructions(&runs), Ok(()));
         let p1 = runs.points.get_mut(&1).unwrap();
         p1.runs.get_mut("a").unwrap().thread_instructions = 999;

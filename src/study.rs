@@ -8,7 +8,7 @@ fn studies() -> PossibleValuesParser {
     PossibleValuesParser::new(
         weft_eval::STUDIES
             .iter()
-            .map(|(name, about)| PossibleValue::new(name).help(about)),
+            .map(|s| PossibleValue::new(s.name).help(s.about)),
     )
 }
 

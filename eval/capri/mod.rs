@@ -7,14 +7,16 @@
 //!
 //! Performance is IPC normalised to WPDOM. Every scheme runs the same thread instructions
 //! (checked), so a normalised IPC is WPDOM's cycles over the scheme's.
+pub mod measure;
 mod page;
 pub mod paper;
 
-use crate::measure::{self, Measured};
+use crate::measure::Measured;
 use crate::page::Page;
 use crate::sweep::Runs;
 use crate::workload::Workload;
 use crate::Study;
+use measure::Counts;
 use weft_sim::core::machine::Machine;
 
 pub const NAME: &str = "capri";
@@ -98,6 +100,7 @@ impl Capri {
 
 impl Study for Capri {
     type Point = Scheme;
+    type Counts = Counts;
 
     fn name(&self) -> &'static str {
         NAME
@@ -162,11 +165,11 @@ impl Study for Capri {
         &["divergence", "capt_history", "capt_entries"]
     }
 
-    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
-        measure::simt_with_compaction(w, machine)
+    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
+        measure::measure(w, machine)
     }
 
-    fn page(&self, runs: &Runs<Scheme>) -> Page {
+    fn page(&self, runs: &Runs<Scheme, Counts>) -> Page {
         page::page(self, runs)
     }
 }

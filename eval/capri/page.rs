@@ -1,16 +1,17 @@
 //! The CAPRI study's page: Table 2 and Figs. 9-13 as tables beside the paper's numbers,
 //! the charts, the cost of the blocks, and what is left to explain.
+use super::measure::{Compaction, Counts};
 use super::paper;
 use super::{Capri, Scheme, CHOICES};
 use crate::compare;
 use crate::cost;
-use crate::measure::{Compaction, Measured};
+use crate::measure::Measured;
 use crate::page::{arithmetic, change, pct, speedup_rows, table, Page};
 use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
 
-pub fn page(study: &Capri, runs: &Runs<Scheme>) -> Page {
+pub fn page(study: &Capri, runs: &Runs<Scheme, Counts>) -> Page {
     let p = CapriPage {
         study,
         runs,
@@ -39,7 +40,7 @@ fn harmonic(xs: &[f64]) -> Option<f64> {
 
 struct CapriPage<'a> {
     study: &'a Capri,
-    runs: &'a Runs<Scheme>,
+    runs: &'a Runs<Scheme, Counts>,
     /// The report's figures of the blocks (JSON rows).
     cost: Vec<Value>,
 }
@@ -117,10 +118,10 @@ const CLASSES: [(bool, &str); 2] = [(true, "divergent"), (false, "non-divergent"
 
 impl CapriPage<'_> {
     fn counts(&self, s: &Scheme, w: &str) -> Compaction {
-        self.run(s, w).compaction.clone().unwrap_or_default()
+        self.run(s, w).counts.compaction.clone()
     }
 
-    fn run(&self, s: &Scheme, w: &str) -> &Measured {
+    fn run(&self, s: &Scheme, w: &str) -> &Measured<Counts> {
         self.runs.get(s, w)
     }
 
@@ -693,7 +694,7 @@ impl CapriPage<'_> {
             .points
             .values()
             .flat_map(|p| p.runs.values())
-            .filter_map(|m| m.compaction.as_ref().map(|c| c.capt_most_entries))
+            .map(|m| m.counts.compaction.capt_most_entries)
             .max()
             .unwrap_or(0)
     }
@@ -1214,30 +1215,35 @@ mod tests {
     /// unless listed, so an IPC is the normalised IPC), 1000 cycles and 1000 core-cycles
     /// none of them idle, on each workload unless `listed` gives its IPCs; labelled as the
     /// page labels them.
-    fn hand_runs(workloads: &[&str], listed: &[(Scheme, &[f64])]) -> Runs<Scheme> {
+    fn hand_runs(workloads: &[&str], listed: &[(Scheme, &[f64])]) -> Runs<Scheme, Counts> {
         let mut runs = crate::sweep::tests::hand_runs(&Capri::new(), workloads, listed);
         for point in runs.points.values_mut() {
             for m in point.runs.values_mut() {
-                m.compaction = Some(Compaction {
+                m.counts.compaction = Compaction {
                     core_cycles: 1000,
                     ..Compaction::default()
-                });
+                };
             }
         }
         runs
     }
 
     /// Changes `s`'s run of `w`.
-    fn edit(runs: &mut Runs<Scheme>, s: Scheme, w: &str, f: impl FnOnce(&mut Measured)) {
+    fn edit(
+        runs: &mut Runs<Scheme, Counts>,
+        s: Scheme,
+        w: &str,
+        f: impl FnOnce(&mut Measured<Counts>),
+    ) {
         f(runs.points.get_mut(&s).unwrap().runs.get_mut(w).unwrap());
     }
 
     /// Changes the counts of `s`'s run of `w`.
-    fn count(runs: &mut Runs<Scheme>, s: Scheme, w: &str, f: impl FnOnce(&mut Compaction)) {
-        edit(runs, s, w, |m| f(m.compaction.as_mut().unwrap()));
+    fn count(runs: &mut Runs<Scheme, Counts>, s: Scheme, w: &str, f: impl FnOnce(&mut Compaction)) {
+        edit(runs, s, w, |m| f(&mut m.counts.compaction));
     }
 
-    fn page_of<'a>(study: &'a Capri, runs: &'a Runs<Scheme>) -> CapriPage<'a> {
+    fn page_of<'a>(study: &'a Capri, runs: &'a Runs<Scheme, Counts>) -> CapriPage<'a> {
         CapriPage {
             study,
             runs,
@@ -1800,7 +1806,7 @@ mod tests {
         // (20 serialisation, 60 memory, 20 stack). In points of WPDOM's 200: busy -20,
         // serialisation -5, memory +5, stack +10: -10, the 10% fewer cycles.
         let study = Capri::new();
-        let mut runs = runs_of(
+        let mut runs: Runs<Scheme, Counts> = runs_of(
             &["bfs"],
             Scheme::Wpdom,
             &[(Scheme::Wpdom, &[1.0]), (Scheme::Tbc, &[1.0])],
@@ -1826,7 +1832,7 @@ mod tests {
                 .get_mut("bfs")
                 .unwrap();
             run.cycles = cycles;
-            run.compaction = Some(c);
+            run.counts.compaction = c;
         }
         let p = CapriPage {
             study: &study,
@@ -1850,23 +1856,23 @@ mod tests {
         // bfs: 3 of 4 right, mum: 1 of 6 right: 4 of 10 over both, not the mean of 75%
         // and 16.7%.
         let study = Capri::new();
-        let mut runs = runs_of(
+        let mut runs: Runs<Scheme, Counts> = runs_of(
             &["bfs", "mum"],
             Scheme::Wpdom,
             &[(Scheme::Wpdom, &[1.0, 1.0])],
         );
         let point = runs.points.get_mut(&Scheme::Wpdom).unwrap();
-        point.runs.get_mut("bfs").unwrap().compaction = Some(Compaction {
+        point.runs.get_mut("bfs").unwrap().counts.compaction = Compaction {
             stall_ideal_stall: 2,
             bypass_ideal_bypass: 1,
             stall_ideal_bypass: 1,
             ..Compaction::default()
-        });
-        point.runs.get_mut("mum").unwrap().compaction = Some(Compaction {
+        };
+        point.runs.get_mut("mum").unwrap().counts.compaction = Compaction {
             stall_ideal_stall: 1,
             bypass_ideal_stall: 5,
             ..Compaction::default()
-        });
+        };
         let p = CapriPage {
             study: &study,
             runs: &runs,

@@ -9,14 +9,16 @@
 //!
 //! Performance is IPC normalised to 1-warp blocking; every point runs the same thread
 //! instructions (checked), so a normalised IPC is a ratio of cycles.
+pub mod measure;
 mod page;
 pub mod paper;
 
-use crate::measure::{self, Measured};
+use crate::measure::Measured;
 use crate::page::Page;
 use crate::sweep::Runs;
 use crate::workload::Workload;
 use crate::Study;
+use measure::Counts;
 use weft_sim::core::machine::Machine;
 
 pub const NAME: &str = "dom";
@@ -132,6 +134,7 @@ impl Dom {
 
 impl Study for Dom {
     type Point = Point;
+    type Counts = Counts;
 
     fn name(&self) -> &'static str {
         NAME
@@ -216,11 +219,11 @@ impl Study for Dom {
         ]
     }
 
-    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
-        measure::simt_with_memory_divergence(w, machine)
+    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
+        measure::measure(w, machine)
     }
 
-    fn page(&self, runs: &Runs<Point>) -> Page {
+    fn page(&self, runs: &Runs<Point, Counts>) -> Page {
         page::page(self, runs)
     }
 }

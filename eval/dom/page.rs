@@ -1,17 +1,17 @@
 //! The DoM study's page: Table 3 and Figs. 4-10 as tables beside the paper's numbers,
 //! what diverge on miss did on each kernel, the MDT's size, the adaptive max-slip over
 //! time, the charts, and the cost of the blocks beside Table 1's storage.
+use super::measure::{Counts, MemoryDivergence, SLIP_SAMPLES};
 use super::paper;
 use super::{warps_text, Dom, Point, LARGE_MDT, SLIPS, WARPS};
 use crate::compare;
 use crate::cost;
-use crate::measure::{MemoryDivergence, SLIP_SAMPLES};
 use crate::page::{table, Page};
 use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
 
-pub fn page(study: &Dom, runs: &Runs<Point>) -> Page {
+pub fn page(study: &Dom, runs: &Runs<Point, Counts>) -> Page {
     let p = DomPage {
         study,
         runs,
@@ -70,7 +70,7 @@ pub fn beside(measured: f64, paper: f64) -> String {
 
 struct DomPage<'a> {
     study: &'a Dom,
-    runs: &'a Runs<Point>,
+    runs: &'a Runs<Point, Counts>,
     /// The report's figures of the blocks (JSON rows).
     cost: Vec<Value>,
 }
@@ -86,11 +86,7 @@ impl DomPage<'_> {
     }
 
     fn counts(&self, p: &Point, w: &str) -> MemoryDivergence {
-        self.runs
-            .get(p, w)
-            .memory_divergence
-            .clone()
-            .unwrap_or_default()
+        self.runs.get(p, w).counts.memory_divergence.clone()
     }
 
     /// `p` over 1-warp blocking on `w`.
@@ -1097,23 +1093,23 @@ mod tests {
     /// The study's runs built by hand on the six kernels: every point at IPC 1 unless
     /// `listed` gives its IPCs (so an IPC is the speedup over 1-warp blocking), with
     /// zero counts.
-    fn hand_runs(listed: &[(Point, &[f64])]) -> Runs<Point> {
+    fn hand_runs(listed: &[(Point, &[f64])]) -> Runs<Point, Counts> {
         let mut runs = crate::sweep::tests::hand_runs(&Dom::new(), &SIX, listed);
         runs.base = weft_sim::core::machine::Machine::dom();
-        for point in runs.points.values_mut() {
-            for m in point.runs.values_mut() {
-                m.memory_divergence = Some(MemoryDivergence::default());
-            }
-        }
         runs
     }
 
-    fn counts(runs: &mut Runs<Point>, p: Point, w: &str, f: impl FnOnce(&mut MemoryDivergence)) {
+    fn counts(
+        runs: &mut Runs<Point, Counts>,
+        p: Point,
+        w: &str,
+        f: impl FnOnce(&mut MemoryDivergence),
+    ) {
         let m = runs.points.get_mut(&p).unwrap().runs.get_mut(w).unwrap();
-        f(m.memory_divergence.as_mut().unwrap())
+        f(&mut m.counts.memory_divergence)
     }
 
-    fn page_of<'a>(study: &'a Dom, runs: &'a Runs<Point>) -> DomPage<'a> {
+    fn page_of<'a>(study: &'a Dom, runs: &'a Runs<Point, Counts>) -> DomPage<'a> {
         DomPage {
             study,
             runs,
@@ -1236,7 +1232,7 @@ mod tests {
 
     /// Sets `p`'s run of `w`: its L1 loads and misses, SIMD utilisation, data bytes.
     fn memory(
-        runs: &mut Runs<Point>,
+        runs: &mut Runs<Point, Counts>,
         p: Point,
         w: &str,
         loads: u64,
@@ -1246,7 +1242,7 @@ mod tests {
         let m = runs.points.get_mut(&p).unwrap().runs.get_mut(w).unwrap();
         m.l1_loads = loads;
         m.simd_utilisation = utilisation;
-        let c = m.memory_divergence.as_mut().unwrap();
+        let c = &mut m.counts.memory_divergence;
         c.l1_misses = misses;
         c.data_bytes = 24 * 1024;
     }

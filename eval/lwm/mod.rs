@@ -10,8 +10,10 @@
 mod page;
 pub mod paper;
 
+use crate::measure::{self, Measured};
 use crate::page::Page;
 use crate::sweep::Runs;
+use crate::workload::Workload;
 use crate::Study;
 use weft_sim::core::machine::Machine;
 
@@ -123,6 +125,7 @@ impl Lwm {
 
 impl Study for Lwm {
     type Point = Config;
+    type Counts = ();
 
     fn name(&self) -> &'static str {
         NAME
@@ -213,6 +216,10 @@ impl Study for Lwm {
             "lwm_memory_opt",
             "lwm_jump_opt",
         ]
+    }
+
+    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
+        measure::simt(w, machine)
     }
 
     fn page(&self, runs: &Runs<Config>) -> Page {

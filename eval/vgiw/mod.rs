@@ -13,18 +13,17 @@
 //! normalised IPC is that ratio. Energy is each run's events times `energy.toml`'s
 //! per-event energies, charged again when the page renders.
 pub mod energy;
+pub mod measure;
 mod page;
 pub mod paper;
 
-use crate::measure::{Dataflow, Measured};
+use crate::measure::Measured;
 use crate::page::Page;
 use crate::sweep::Runs;
-use crate::workload::{run_to_end, Workload};
+use crate::workload::Workload;
 use crate::Study;
-use std::time::Instant;
-use weft_sim::core::dataflow::{engine, lower};
-use weft_sim::core::functional::{self, Program};
-use weft_sim::core::machine::{Machine, Timing};
+use measure::Counts;
+use weft_sim::core::machine::Machine;
 
 pub const NAME: &str = "vgiw";
 
@@ -85,6 +84,7 @@ pub fn preset_sets(from: &Machine, to: &Machine) -> Vec<String> {
 
 impl Study for Vgiw {
     type Point = Point;
+    type Counts = Counts;
 
     fn name(&self) -> &'static str {
         NAME
@@ -140,15 +140,11 @@ impl Study for Vgiw {
         &["timing", "l1_kb", "l1_ways", "vgiw_replica_threads"]
     }
 
-    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
-        match machine.timing {
-            Timing::Simt => simt(w, machine),
-            Timing::Vgiw => vgiw(w, machine),
-        }
-        .map_err(|e| format!("{}: {e}", w.name))
+    fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
+        measure::measure(w, machine)
     }
 
-    fn page(&self, runs: &Runs<Point>) -> Page {
+    fn page(&self, runs: &Runs<Point, Counts>) -> Page {
         page::page(self, runs)
     }
 }
@@ -156,87 +152,6 @@ impl Study for Vgiw {
 /// The DRAM's bytes per core cycle on machine `m`.
 pub fn dram_bytes_per_cycle(m: &Machine) -> f64 {
     m.dram_gbps * 1e3 / m.clock_mhz
-}
-
-/// A run on the SIMT core: the sweep's figures, its energy events and what Fig. 3 counts
-/// (register-file accesses, one per warp-wide operand read or result write).
-fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
-    let run = run_to_end(w, machine)?;
-    let table = energy::Table::published()?;
-    let s = &run.stats;
-    let dataflow = Dataflow {
-        energy: energy::simt(&table, s, machine),
-        register_file_accesses: s.register_reads + s.register_writes,
-        l1_misses: s.l1.misses,
-        dram_bytes: s.dram.bytes,
-        ..Dataflow::default()
-    };
-    Ok(Measured {
-        dataflow: Some(dataflow),
-        ..Measured::of(run.stats, run.seconds)?
-    })
-}
-
-/// A run on the VGIW engine; the RV32 thread instructions come from the functional run
-/// of the same binary (the work both machines do), the lowered kernel's size from the
-/// lowering the engine runs.
-fn vgiw(w: &Workload, machine: &Machine) -> Result<Measured, String> {
-    let started = Instant::now();
-    let functional = functional::run(Program::new(w.image.clone()), w.launch, u64::MAX)?;
-    let counts = lower::lower(&Program::new(w.image.clone()))?.counts();
-    let run = engine::run(Program::new(w.image.clone()), w.launch, machine, u64::MAX)?;
-    let s = &run.stats;
-    let table = energy::Table::published()?;
-    let u = &s.unit_utilisation;
-    let dataflow = Dataflow {
-        energy: energy::vgiw(&table, s, machine),
-        register_file_accesses: 0,
-        lvc_accesses: s.lvc_reads + s.lvc_writes,
-        lvc_spills: s.lvc_spills,
-        lvc_read_misses: s.lvc_read_misses,
-        l1_misses: s.l1.misses,
-        l1_bank_conflicts: s.l1_bank_conflicts,
-        dram_bytes: s.dram.bytes,
-        operations: s.thread_instructions,
-        blocks: counts.blocks as u64,
-        live_values: counts.live_values as u64,
-        max_block_live_values: counts.max_block_live_values as u64,
-        order_edges: counts.order_edges as u64,
-        block_executions: s.block_executions,
-        thread_blocks: s.thread_blocks,
-        tile: u64::from(s.tile),
-        tiles: s.tiles,
-        reconfigurations: s.reconfigurations,
-        reconfiguration_cycles: s.reconfiguration_cycles,
-        replica_sum: s.replica_sum,
-        max_replicas: u64::from(s.max_replicas),
-        unit_utilisation: [
-            u.alu,
-            u.special,
-            u.live_value,
-            u.load_store,
-            u.split_join,
-            u.cvu,
-        ],
-    };
-    let thread_instructions = functional.thread_instructions;
-    Ok(Measured {
-        cycles: s.cycles,
-        thread_instructions,
-        warp_instructions: 0,
-        l1_loads: s.l1.loads,
-        l1_stores: s.l1.stores,
-        dram_row_hits: s.dram.row_hits,
-        barrier_stalls: 0,
-        ipc: thread_instructions as f64 / s.cycles.max(1) as f64,
-        simd_utilisation: 0.0,
-        idle_fraction: 0.0,
-        active_lanes_histogram: vec![],
-        host_seconds: started.elapsed().as_secs_f64(),
-        compaction: None,
-        memory_divergence: None,
-        dataflow: Some(dataflow),
-    })
 }
 
 #[cfg(test)]
