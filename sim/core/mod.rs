@@ -1,6 +1,7 @@
 //! The GPU core model (docs/core.md): C kernels compiled to RV32IMF run on a
 //! cycle-level SIMT core composed of weft's golden models.
 //!
+//! - `asm` (tests only): a small RV32 assembler for hand-written programs;
 //! - [`image`]: the kernel's ELF as a program image, symbols and launch size;
 //! - [`isa`]: RV32IMF decoding; [`thread`]: one thread's state and the execution of one
 //!   instruction (execution happens at issue: timing decides only who runs when);
@@ -12,6 +13,8 @@
 //! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
 //! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it;
 //!   [`trace`]: its per-cycle state as a VCD.
+#[cfg(test)]
+pub(crate) mod asm;
 pub mod cfg;
 pub mod dataflow;
 pub mod functional;

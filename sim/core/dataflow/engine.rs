@@ -950,8 +950,8 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::super::asm::*;
     use super::*;
+    use crate::core::asm::*;
 
     const LIMIT: u64 = 10_000_000;
 

@@ -375,10 +375,10 @@ fn run_block(
 
 #[cfg(test)]
 mod tests {
-    use super::super::asm::*;
     use super::super::graph::Terminator;
     use super::super::lower::lower;
     use super::*;
+    use crate::core::asm::*;
 
     const LIMIT: u64 = 1_000_000;
 

@@ -720,9 +720,9 @@ fn may_alias(a: &Access, b: &Access) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::asm::*;
     use super::super::graph::Block;
     use super::*;
+    use crate::core::asm::*;
     use crate::core::functional::STACK_TOP;
 
     fn lowered(words: &[u32]) -> Result<Program, String> {

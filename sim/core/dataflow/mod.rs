@@ -24,6 +24,3 @@ pub fn counts(elf: &[u8]) -> Result<graph::Counts, String> {
     let program = Program::new(Image::from_elf(elf)?);
     Ok(lower::lower(&program)?.counts())
 }
-
-#[cfg(test)]
-pub(crate) mod asm;

@@ -867,8 +867,8 @@ fn reg_name(r: u8) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::asm::*;
     use super::*;
+    use crate::core::asm::*;
     use crate::core::functional::STACK_TOP;
 
     const LIMIT: u64 = 1_000_000;

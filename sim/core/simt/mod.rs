@@ -57,6 +57,8 @@ pub mod execute;
 pub mod kernel;
 pub mod scheduler;
 pub mod stats;
+#[cfg(test)]
+mod tests;
 pub mod timing;
 pub mod warp;
 

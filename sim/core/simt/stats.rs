@@ -468,7 +468,7 @@ impl Stats {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::dataflow::asm::*;
+    use crate::core::asm::*;
     use crate::core::functional::{Launch, Program};
     use crate::core::machine::Machine;
     use crate::core::simt::{run, Options};

@@ -25,6 +25,8 @@ pub mod dom;
 pub mod lwm;
 pub mod pdom;
 pub mod tbc;
+#[cfg(test)]
+mod tests;
 
 use super::execute::Executed;
 use super::kernel::{Kernel, Step};

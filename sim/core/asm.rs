@@ -19,6 +19,7 @@ pub const A1: u32 = 11;
 pub const A2: u32 = 12;
 pub const A3: u32 = 13;
 pub const A4: u32 = 14;
+pub const A5: u32 = 15;
 
 fn i_type(imm: i32, rs1: u32, f3: u32, rd: u32, op: u32) -> u32 {
     ((imm as u32 & 0xfff) << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
@@ -51,8 +52,15 @@ pub fn andi(rd: u32, rs1: u32, imm: i32) -> u32 {
 pub fn slli(rd: u32, rs1: u32, shamt: i32) -> u32 {
     i_type(shamt, rs1, 1, rd, 0x13)
 }
+pub fn sltiu(rd: u32, rs1: u32, imm: i32) -> u32 {
+    i_type(imm, rs1, 3, rd, 0x13)
+}
 pub fn add(rd: u32, rs1: u32, rs2: u32) -> u32 {
     r_type(0, rs2, rs1, 0, rd)
+}
+/// `div` (RV32M): the special function unit.
+pub fn div(rd: u32, rs1: u32, rs2: u32) -> u32 {
+    r_type(1, rs2, rs1, 4, rd)
 }
 pub fn lui(rd: u32, upper: u32) -> u32 {
     (upper << 12) | (rd << 7) | 0x37
@@ -74,6 +82,10 @@ pub fn sh(rs2: u32, rs1: u32, imm: i32) -> u32 {
 }
 pub fn sb(rs2: u32, rs1: u32, imm: i32) -> u32 {
     s_type(imm, rs2, rs1, 0)
+}
+/// The address of the `i`th instruction from [`CODE`].
+pub const fn at(i: u32) -> u32 {
+    CODE + 4 * i
 }
 /// A branch at `from` to `to`: `f3` 0 beq, 1 bne, 4 blt, 5 bge.
 pub fn branch(f3: u32, rs1: u32, rs2: u32, from: u32, to: u32) -> u32 {
