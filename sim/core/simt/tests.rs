@@ -81,6 +81,28 @@ fn as_many_warps_as_stages_issue_every_cycle() {
 }
 
 #[test]
+fn the_scoreboard_issues_what_does_not_wait_for_a_result_the_next_cycle() {
+    let m = one_warp(&["scoreboard=true"]);
+    let words = [
+        csrr(A0, TID),
+        addi(A1, A0, 1), // waits for a0
+        addi(A2, A0, 2), // a0 is there: the next cycle
+        addi(A3, A1, 1), // waits for a1
+        ret(),
+    ];
+    let s = time(&words, &m, 32, 32);
+    // A result is written `D` cycles after its instruction issues: csrr at 0, the first
+    // add at D, the second at D + 1, the third when a1 is written at 2D, the return the
+    // next cycle; the return resolves (and the warp ends) D later.
+    assert_eq!(s.cycles, 2 * D + 1 + D);
+    assert_eq!(s.warp_instructions, 5);
+    // Waiting for results: D - 1 cycles after csrr, D - 2 after the second add; the
+    // last D - 1 no warp is live.
+    assert_eq!(s.stalls.pipeline, (D - 1) + (D - 2));
+    assert_eq!(s.stalls.empty, D - 1);
+}
+
+#[test]
 fn a_divide_occupies_the_issue_slot_per_sfu_lanes_and_adds_its_latency() {
     let (sfu_lanes, latency) = (8, 3);
     let m = one_warp(&["sfu_lanes=8", "sfu_latency=3"]);
