@@ -48,6 +48,9 @@ fn pdom_runs_each_warps_paths_one_after_the_other() {
     assert_eq!(s.thread_instructions, 64 * FULL + 32 * PATH);
     assert_eq!(s.active_lanes_histogram[16], 2 * PATH);
     assert_eq!(s.divergence, DivergenceStats::Pdom);
+    // Warp 1 issues the cycle after warp 0 each time: its last instruction (its tenth)
+    // at 9D + 1, done D later.
+    assert_eq!(s.cycles, (FULL + PATH) * D + 1);
 }
 
 #[test]
@@ -231,4 +234,59 @@ fn diverge_on_miss_runs_the_threads_that_hit_ahead() {
     assert_eq!((d.divergent_threads, d.divergent_hits), (32, 16));
     assert_eq!((d.forced, d.forced_threads, d.forced_waits), (1, 16, 1));
     assert_eq!(d.rejoins, 0);
+}
+
+/// [`half_missing_load`]'s second load in a loop of two passes.
+fn half_missing_load_twice() -> Vec<u32> {
+    vec![
+        csrr(A0, TID),
+        slli(A1, A0, 2),
+        lui(A2, DATA >> 12),
+        add(A1, A1, A2),
+        lw(A3, A1, 0),
+        addi(A4, ZERO, 2),
+        lw(A5, A1, 64), // the loop
+        addi(A4, A4, -1),
+        branch(1, A4, ZERO, at(8), at(6)),
+        ret(),
+    ]
+}
+
+#[test]
+fn diverge_on_miss_rejoins_the_waiting_threads_at_the_loads_next_execution() {
+    const ROW_HIT: u64 = 5;
+    const ROW_CONFLICT: u64 = 300;
+    const L1_LATENCY: u64 = 1;
+    let m = machine(&[
+        "pipeline_depth=5",
+        "warps=1",
+        "fetch_group=1",
+        "l1_latency=1",
+        "dram_row_hit=5",
+        "dram_row_conflict=300",
+        "dom_adaptive=false",
+        "divergence=dom",
+    ]);
+    let s = time(&half_missing_load_twice(), &m, 32, 32);
+    // The first pass's load splits the warp: threads 16-31 wait for the next line,
+    // which arrives D + ROW_HIT after the load issues; threads 0-15 run the pass and
+    // execute the load again 3D + 1 after it (two lines, then two instructions): the
+    // line is in, threads 16-31 rejoin after the load, one pass behind. At the loop's
+    // branch the warp splits by pass: threads 16-31 run their second pass (the load,
+    // a hit now, the add, the branch), then all return.
+    const { assert!(D + ROW_HIT <= 3 * D + 1) };
+    let loop_load = 4 * D + D - 2 + L1_LATENCY + ROW_CONFLICT + 1 + D;
+    assert_eq!(s.cycles, loop_load + 10 * D + 1);
+    // Six instructions and the first pass's load by 32 threads; the first pass's add and
+    // branch and the second pass's load by 16; the add and branch by 32; the late
+    // threads' second pass by 16; the return by 32.
+    assert_eq!(s.warp_instructions, 6 + 1 + 2 + 1 + 2 + 3 + 1);
+    assert_eq!(s.thread_instructions, (6 + 2 * 3 + 1) * 32);
+    let DivergenceStats::Dom(d) = &s.divergence else {
+        panic!("not diverge on miss: {:?}", s.divergence);
+    };
+    assert_eq!((d.loads, d.all_missed, d.divergent_loads), (4, 1, 1));
+    assert_eq!((d.divergent_threads, d.divergent_hits), (32, 16));
+    assert_eq!((d.rejoins, d.rejoined_threads), (1, 16));
+    assert_eq!(d.forced, 0);
 }
