@@ -44,19 +44,15 @@ use workload::Workload;
 /// place a study is registered.
 pub const STUDIES: &[Registered] = &[
     Registered::of::<lwm::Lwm>(
-        lwm::NAME,
         "Large warps and two-level scheduling (LWM paper §6)",
     ),
     Registered::of::<capri::Capri>(
-        capri::NAME,
         "Thread block compaction, TBC+ and CAPRI (CAPRI paper §4-5)",
     ),
     Registered::of::<dom::Dom>(
-        dom::NAME,
         "Diverge on miss with fixed and adaptive slip, 1-16 warps, with and without an L2 (DoM paper §8)",
     ),
     Registered::of::<vgiw::Vgiw>(
-        vgiw::NAME,
         "A VGIW core against a Fermi SM on the same C kernels: speed, energy, LVC traffic (VGIW paper §5)",
     ),
 ];
@@ -69,7 +65,7 @@ pub type Files = Vec<(String, String)>;
 
 /// A study as `weft eval` names it: what it is, running it, rendering its page again.
 pub struct Registered {
-    /// `weft eval NAME` (the study's [`Study::name`]).
+    /// `weft eval NAME` (the study's [`Study::NAME`]).
     pub name: &'static str,
     /// What it is, for `weft eval --help`.
     pub about: &'static str,
@@ -78,9 +74,9 @@ pub struct Registered {
 }
 
 impl Registered {
-    const fn of<S: Study + Default>(name: &'static str, about: &'static str) -> Registered {
+    const fn of<S: Study + Default>(about: &'static str) -> Registered {
         Registered {
-            name,
+            name: S::NAME,
             about,
             run: |options, log| run(&S::default(), options, log),
             render: |dir| render(&S::default(), dir),
@@ -99,7 +95,12 @@ pub trait Study: Sync {
     type Counts: Clone + Default + Serialize + DeserializeOwned + Send + Sync;
 
     /// `weft eval NAME`; the page is `NAME.md`, its data `NAME.json`.
-    fn name(&self) -> &'static str;
+    const NAME: &'static str;
+
+    /// [`Study::NAME`].
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
 
     /// The machine preset every point starts from.
     fn machine(&self) -> &'static str;

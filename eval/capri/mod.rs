@@ -102,9 +102,7 @@ impl Study for Capri {
     type Point = Scheme;
     type Counts = Counts;
 
-    fn name(&self) -> &'static str {
-        NAME
-    }
+    const NAME: &'static str = NAME;
 
     fn machine(&self) -> &'static str {
         "capri"

@@ -136,9 +136,7 @@ impl Study for Dom {
     type Point = Point;
     type Counts = Counts;
 
-    fn name(&self) -> &'static str {
-        NAME
-    }
+    const NAME: &'static str = NAME;
 
     fn machine(&self) -> &'static str {
         "dom"

@@ -127,9 +127,7 @@ impl Study for Lwm {
     type Point = Config;
     type Counts = ();
 
-    fn name(&self) -> &'static str {
-        NAME
-    }
+    const NAME: &'static str = NAME;
 
     fn machine(&self) -> &'static str {
         "lwm"

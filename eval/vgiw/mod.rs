@@ -86,9 +86,7 @@ impl Study for Vgiw {
     type Point = Point;
     type Counts = Counts;
 
-    fn name(&self) -> &'static str {
-        NAME
-    }
+    const NAME: &'static str = NAME;
 
     fn machine(&self) -> &'static str {
         "fermi"
