@@ -53,9 +53,10 @@ enum Command {
     /// workload's class beside the paper's Table 2.
     Workloads(study::WorkloadsArgs),
     /// A study on the core model: `lwm` (the LWM paper's §6: large warps, two-level
-    /// scheduling), `capri` (the CAPRI paper's §4-5: thread block compaction) or `dom`
-    /// (the DoM paper's §8: diverge on miss) runs over its workloads and writes
-    /// docs/eval/NAME.{md,json} and charts.
+    /// scheduling), `capri` (the CAPRI paper's §4-5: thread block compaction), `dom`
+    /// (the DoM paper's §8: diverge on miss) or `vgiw` (the VGIW paper's §5: a VGIW core
+    /// against a Fermi SM) runs over its workloads and writes docs/eval/NAME.{md,json}
+    /// and charts.
     Eval(study::EvalArgs),
     /// Prove each preset's properties (its block's contract) on its exported Verilog:
     /// bounded model checking from reset and k-induction with Yosys's `sat`. Prints per
