@@ -95,6 +95,45 @@ fn lwm_breaks_a_large_warp_into_sub_warps_that_combine_rows() {
     );
 }
 
+#[test]
+fn lwm_issues_a_load_as_one_sub_warp_per_row_under_the_memory_optimisation() {
+    // The threads of `halves`' outer path (row 0's lanes 0-15, row 1's lanes 16-31)
+    // load their words; the others skip the load.
+    let words = [
+        csrr(A0, TID),
+        slli(A4, A0, 2),
+        lui(A5, DATA >> 12),
+        add(A4, A4, A5),
+        addi(A1, A0, -16),
+        sltiu(A1, A1, 32),
+        branch(1, A1, ZERO, at(6), at(8)),
+        lw(A2, A4, 0),
+        ret(), // the join
+    ];
+    let lwm = |memory_opt: &str| {
+        let m = machine(&[
+            "pipeline_depth=5",
+            "warps=1",
+            "fetch_group=1",
+            "warp_size=64",
+            "divergence=lwm",
+            memory_opt,
+        ]);
+        time(&words, &m, 64, 64)
+    };
+    // Eight full instructions of two sub-warps each; the load's rows combine into one
+    // sub-warp of 32 lanes, or issue as one sub-warp of 16 per row.
+    let s = lwm("lwm_memory_opt=false");
+    assert_eq!(s.warp_instructions, 8 * 2 + 1);
+    assert_eq!(s.active_lanes_histogram[16], 0);
+    let s = lwm("lwm_memory_opt=true");
+    assert_eq!(s.warp_instructions, 8 * 2 + 2);
+    assert_eq!(s.active_lanes_histogram[16], 2);
+    assert_eq!(s.thread_instructions, 8 * 64 + 32);
+    // Row 0's threads read line 64, row 1's (threads 48-63) line 65.
+    assert_eq!((s.l1.loads, s.l1.misses), (2, 2));
+}
+
 fn tbc_stats(s: &Stats) -> &super::tbc::TbcStats {
     match &s.divergence {
         DivergenceStats::Tbc(t) => t,
