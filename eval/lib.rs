@@ -112,6 +112,8 @@ pub struct Options {
     pub only: Vec<String>,
     /// Runs at a time.
     pub jobs: usize,
+    /// Where the runs go: this machine's threads, or a Slurm job array.
+    pub on: weft_flow::runner::On,
 }
 
 /// Runs the study called `name` (one of [`STUDIES`]).
@@ -178,7 +180,7 @@ pub fn run<S: Study>(
         .iter()
         .map(|p| workload::compile(p))
         .collect::<Result<_, _>>()?;
-    let mut runs = sweep::sweep(study, &workloads, options.jobs, log)?;
+    let mut runs = sweep::sweep(study, &workloads, options, log)?;
     runs.seconds = started.elapsed().as_secs_f64();
     let written = page::write(study, &runs, &study.page(&runs), &options.out)?;
     log(&format!(
