@@ -162,10 +162,10 @@ pub fn prove(names: &[String], o: &ProveOptions) -> Result<(), String> {
     )?;
     let mut all = vec![];
     let mut errors = vec![];
-    for ((k, _), r) in jobs.iter().zip(results) {
+    for ((k, property), r) in jobs.iter().zip(results) {
         match r {
             Ok(proof) => all.push((presets[*k].name, proof)),
-            Err(e) => errors.push(e),
+            Err(e) => errors.push(format!("{} {property}: {e}", presets[*k].name)),
         }
     }
     if !errors.is_empty() {

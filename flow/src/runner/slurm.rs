@@ -141,6 +141,10 @@ impl Slurm {
             );
             return Ok(results.into_iter().map(Option::unwrap).collect());
         }
+        for &i in &missing {
+            // An earlier attempt's failure: the new element writes the job's result.
+            let _ = std::fs::remove_file(JobFolder::result_path(&folder.dir, &names[i]));
+        }
         let attempt = folder.attempt(names)?;
         let id = self.submit(&attempt, &missing)?;
         eprintln!(
@@ -155,6 +159,7 @@ impl Slurm {
         let log = |i: usize| attempt.join("logs").join(format!("{id}_{i}.log"));
         let interrupted = Interrupts::catch();
         let mut ended: BTreeMap<usize, (String, Instant)> = BTreeMap::new();
+        let mut started = std::collections::BTreeSet::new();
         let mut last_status = String::new();
         let mut unanswered = false;
         loop {
@@ -184,17 +189,34 @@ impl Slurm {
                     continue;
                 }
                 let Some(queue) = &queue else { continue };
-                let state = queue.get(&i).cloned().unwrap_or_else(|| "GONE".into());
-                if LIVE.contains(&state.as_str()) {
-                    continue;
+                let state = queue.get(&i).cloned();
+                match state.as_deref() {
+                    Some("PENDING") => continue,
+                    Some(s) if LIVE.contains(&s) => {
+                        started.insert(i);
+                        continue;
+                    }
+                    Some(_) => {
+                        started.insert(i);
+                    }
+                    None => {}
                 }
+                // A queued element cancelled before it started leaves no record.
+                let what = match (&state, started.contains(&i)) {
+                    (Some(s), _) => format!("ended {s} without a result"),
+                    (None, true) => "left the queue without a result".into(),
+                    (None, false) => "was cancelled before it started".into(),
+                };
                 // Ended without a result file: give a shared filesystem time to show one
                 // when the element may have written it.
-                let since = ended.entry(i).or_insert((state.clone(), Instant::now())).1;
-                let may_have_written = ["COMPLETED", "FAILED", "GONE"].contains(&state.as_str());
+                let since = ended.entry(i).or_insert((what.clone(), Instant::now())).1;
+                let may_have_written = match state.as_deref() {
+                    Some(s) => ["COMPLETED", "FAILED"].contains(&s),
+                    None => started.contains(&i),
+                };
                 if !may_have_written || since.elapsed() > RESULT_GRACE {
                     let r = Err(format!(
-                        "slurm job {id}_{i} ended {state} without a result; log {}",
+                        "slurm job {id}_{i} {what}; log {}",
                         log(i).display()
                     ));
                     done(&items[i], &r);
