@@ -147,6 +147,8 @@ pub struct Options {
     pub only: Vec<String>,
     /// Runs at a time.
     pub jobs: usize,
+    /// Where the runs go: this machine's threads, or a Slurm job array.
+    pub on: weft_flow::runner::On,
 }
 
 /// The study called `name` (one of [`STUDIES`]).
@@ -202,7 +204,7 @@ pub fn run<S: Study>(study: &S, options: &Options, log: &Log) -> Result<(), Stri
         .iter()
         .map(|p| workload::compile(p))
         .collect::<Result<_, _>>()?;
-    let mut runs = sweep::sweep(study, &workloads, options.jobs, log)?;
+    let mut runs = sweep::sweep(study, &workloads, options, log)?;
     runs.seconds = started.elapsed().as_secs_f64();
     let written = page::write(study, &runs, &study.page(&runs), &options.out)?;
     log(&format!(

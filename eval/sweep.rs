@@ -7,6 +7,7 @@ use crate::Study;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use weft_flow::runner::On;
 use weft_sim::core::machine::Machine;
 
 /// One point's runs, each with the study's counts `X`.
@@ -135,12 +136,13 @@ pub fn delta(base: &Machine, sets: &[String]) -> Result<Vec<String>, String> {
     Ok(kept)
 }
 
-/// Runs every point of `study` on every workload, `jobs` at a time, and checks that the
-/// points of a workload ran the same thread instructions.
+/// Runs every point of `study` on every workload where `options` say (`jobs` at a time
+/// here, or a Slurm array), and checks that the points of a workload ran the same thread
+/// instructions.
 pub fn sweep<S: Study>(
     study: &S,
     workloads: &[Workload],
-    jobs: usize,
+    options: &crate::Options,
     log: &(dyn Fn(&str) + Sync),
 ) -> Result<Runs<S::Point, S::Counts>, String> {
     let base = Machine::preset(study.machine())?;
@@ -156,32 +158,55 @@ pub fn sweep<S: Study>(
         .flat_map(|&p| (0..workloads.len()).map(move |w| (p, w)))
         .collect();
     log(&format!(
-        "{} configurations x {} workloads = {} runs, {} at a time",
+        "{} configurations x {} workloads = {} runs, {}",
         order.len(),
         workloads.len(),
         work.len(),
-        jobs
+        match options.on {
+            On::Local => format!("{} at a time", options.jobs),
+            On::Slurm(_) => "as a Slurm job array".into(),
+        }
     ));
     let done = AtomicUsize::new(0);
-    let results = weft_flow::jobs::parallel(&work, jobs, |(p, w)| {
-        let point = &points[p];
-        let r = study.measure(&workloads[*w], &point.machine);
-        let k = done.fetch_add(1, Ordering::SeqCst) + 1;
-        log(&format!(
-            "  [{k}/{}] {} on {}: {}",
-            work.len(),
-            workloads[*w].name,
-            point.label,
-            match &r {
-                Ok(r) => format!("{} cycles, {:.2} s", r.cycles, r.host_seconds),
-                Err(e) => e.clone(),
+    let what =
+        |(p, w): &(S::Point, usize)| format!("{} on {}", workloads[*w].name, points[p].label);
+    let results = weft_flow::runner::run(
+        &options.on,
+        options.jobs,
+        &work,
+        what,
+        |(p, w)| study.measure(&workloads[*w], &points[p].machine),
+        |job, r| {
+            let k = done.fetch_add(1, Ordering::SeqCst) + 1;
+            log(&format!(
+                "  [{k}/{}] {}: {}",
+                work.len(),
+                what(job),
+                match r {
+                    Ok(r) => format!("{} cycles, {:.2} s", r.cycles, r.host_seconds),
+                    Err(e) => e.clone(),
+                }
+            ))
+        },
+    )?;
+    let names: Vec<String> = work.iter().map(what).collect();
+    let mut failed = vec![];
+    for ((p, w), (r, name)) in work.iter().zip(results.into_iter().zip(names)) {
+        match r {
+            Ok(r) => {
+                let point = points.get_mut(p).expect("every point is listed");
+                point.runs.insert(workloads[*w].name.clone(), r);
             }
+            Err(e) => failed.push(format!("{name}: {e}")),
+        }
+    }
+    if !failed.is_empty() {
+        return Err(format!(
+            "{} of {} runs failed:\n{}",
+            failed.len(),
+            work.len(),
+            failed.join("\n")
         ));
-        r
-    });
-    for ((p, w), r) in work.iter().zip(results) {
-        let point = points.get_mut(p).expect("every point is listed");
-        point.runs.insert(workloads[*w].name.clone(), r?);
     }
     let runs = Runs {
         base,

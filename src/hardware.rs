@@ -200,6 +200,8 @@ pub struct ReportArgs {
     /// Stop each cell-library mapping after this many minutes.
     #[arg(long, default_value_t = 10)]
     asic_minutes: u64,
+    #[command(flatten)]
+    on: crate::OnArgs,
     presets: Vec<String>,
 }
 
@@ -216,6 +218,7 @@ pub fn report(a: ReportArgs) -> Result<(), String> {
         synth_minutes: a.synth_minutes,
         asic: a.asic,
         asic_minutes: a.asic_minutes,
+        on: a.on.on()?,
     }
     .options()?;
     let list = select(&a.presets)?;
@@ -298,6 +301,8 @@ pub struct ProveArgs {
     /// --minutes) as long as none fails; they are named either way.
     #[arg(long)]
     accept_open: bool,
+    #[command(flatten)]
+    on: crate::OnArgs,
     #[arg(required = true)]
     presets: Vec<String>,
 }
@@ -309,6 +314,7 @@ pub fn prove(a: ProveArgs) -> Result<(), String> {
         minutes: a.minutes,
         out: a.out,
         accept_open: a.accept_open,
+        on: a.on.on()?,
     };
     on_presets::prove(&a.presets, &options)
 }

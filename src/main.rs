@@ -5,12 +5,13 @@ mod hardware;
 mod run;
 mod study;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use hardware::{
     AreaArgs, CosimArgs, ExportArgs, FpgaArgs, LintArgs, ProveArgs, ReportArgs, SimArgs,
 };
 use std::process::ExitCode;
 use weft_flow::jobs::on_big_stack;
+use weft_flow::runner::On;
 
 #[derive(Parser)]
 #[command(
@@ -66,6 +67,34 @@ enum Command {
     Prove(ProveArgs),
     /// Replay the Rust simulation's ports on the exported Verilog and compare every cycle.
     Cosim(CosimArgs),
+}
+
+/// Where the jobs of `eval`, `report` and `prove` run.
+#[derive(Args)]
+pub struct OnArgs {
+    /// Where the jobs run: `local` (this machine's cores) or `slurm` (one Slurm job
+    /// array, each element running this command on one job; the working tree must be on
+    /// a filesystem the nodes share, and a rerun submits only the jobs not yet done).
+    #[arg(long, env = "WEFT_ON", default_value = "local",
+          value_parser = ["local", "slurm"])]
+    on: String,
+    /// With `--on slurm`: arguments for sbatch, separated by spaces (partition, account,
+    /// time limit: "-p batch -A lab -t 30").
+    #[arg(
+        long,
+        env = "WEFT_SLURM_ARGS",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
+    slurm_args: String,
+}
+
+impl OnArgs {
+    /// The runner, checked before any work (Slurm: `sbatch` found, the controller
+    /// answering, the arguments accepted).
+    pub fn on(&self) -> Result<On, String> {
+        On::by_name(&self.on, &self.slurm_args)
+    }
 }
 
 fn main() -> ExitCode {

@@ -33,6 +33,8 @@ pub struct EvalArgs {
     /// (STUDY.json), after a change to the page's code.
     #[arg(long, conflicts_with_all = ["dir", "only"])]
     render: bool,
+    #[command(flatten)]
+    on: crate::OnArgs,
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), String> {
@@ -51,12 +53,14 @@ pub fn eval(args: EvalArgs) -> Result<(), String> {
         );
         return Ok(());
     }
+    let on = args.on.on()?;
     weft_flow::commands::output_folder("--out", &args.out)?;
     let options = weft_eval::Options {
         out: args.out,
         dir: args.dir,
         only: args.only,
         jobs: args.jobs,
+        on,
     };
     weft_eval::run_named(&args.study, &options, &|line| eprintln!("{line}"))
 }

@@ -63,6 +63,7 @@ fn assert_page_regenerates<S: Study>(study: &S, only: &[&str]) {
         dir: None,
         only: only.iter().map(|s| s.to_string()).collect(),
         jobs: 2,
+        on: weft_flow::runner::On::Local,
     };
     let result = weft_eval::run(study, &options, &|line| {
         log.lock().unwrap().push(line.to_string())
@@ -318,6 +319,7 @@ fn a_workload_that_is_not_there_is_named() {
         dir: None,
         only: vec!["nosuch".into()],
         jobs: 2,
+        on: weft_flow::runner::On::Local,
     };
     let e = weft_eval::run(&weft_eval::lwm::Lwm::new(), &options, &|_| {}).unwrap_err();
     assert_eq!(e, "--only nosuch: no nosuch.c in kernels/lwm");

@@ -3,6 +3,7 @@
 //! types stay in the `weft` binary).
 use crate::fpga::{self, Device, FpgaOptions};
 use crate::report::{self, AsicOptions, Known, Overview, ReportOptions};
+use crate::runner::On;
 use crate::tools::YOSYS;
 use crate::verilog::Synthesis;
 use crate::{area, asic};
@@ -209,6 +210,8 @@ pub struct ReportCommand {
     /// The cell library of the ASIC columns: osu018, osu035, or none.
     pub asic: String,
     pub asic_minutes: u64,
+    /// Where the presets' flows run.
+    pub on: On,
 }
 
 impl ReportCommand {
@@ -246,6 +249,7 @@ impl ReportCommand {
             out: self.out,
             fpga,
             jobs: self.jobs,
+            on: self.on,
             known: Known {
                 cache: (!self.no_cache).then_some(self.cache),
                 published: (!self.no_cache).then(|| PathBuf::from(report::PUBLISHED)),

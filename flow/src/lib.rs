@@ -2,7 +2,7 @@
 //! Yosys, Verilator, Icarus and nextpnr runs with time limits ([`tools`]), the export
 //! gate ([`lint`]), area ([`area`]), standard-cell area and timing ([`asic`]), the iCE40 flow ([`fpga`]), the published report
 //! and its cache ([`report`]), SVG charts for the study pages ([`chart`]), the co-simulation replay ([`cosim`]), GTKWave save files ([`gtkwave`]), the one Verilog
-//! port reader and export naming ([`verilog`]), the one job pool ([`jobs`]), kernels built
+//! port reader and export naming ([`verilog`]), the one job pool ([`jobs`]) and where a command's jobs run, here or as a Slurm job array ([`runner`]), kernels built
 //! for the core model ([`kernel`]) and natively as its oracle ([`native`]), and what the
 //! `weft` commands on exported presets do ([`commands`]).
 
@@ -19,5 +19,6 @@ pub mod lint;
 pub mod native;
 pub mod prove;
 pub mod report;
+pub mod runner;
 pub mod tools;
 pub mod verilog;

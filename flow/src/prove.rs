@@ -17,11 +17,12 @@
 //! unroll mode), while `sat` proves ten properties by induction in seconds.
 use crate::jobs::parallel;
 use crate::tools::YOSYS;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// What a proof found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Outcome {
     /// Holds in every reachable state: k-induction succeeded at this length.
     Proved { induction_length: u32 },
@@ -39,7 +40,7 @@ pub enum Outcome {
 }
 
 /// One property's result.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Proof {
     pub property: String,
     pub outcome: Outcome,
@@ -292,6 +293,40 @@ pub fn prove_one(
     })
 }
 
+/// The properties of `harness` (on `preset`), in order; none is an error.
+pub fn labelled(preset: &str, harness: &Harness) -> Result<Vec<String>, String> {
+    let names = properties(harness.text);
+    if names.is_empty() {
+        return Err(format!(
+            "{preset}: the harness labels no assertion `p_<name>:`"
+        ));
+    }
+    Ok(names)
+}
+
+/// Proves `property` as `weft prove` does: with the invariants, by induction.
+pub fn prove_property(
+    preset: &str,
+    verilog: &Path,
+    harness: &Harness,
+    property: &str,
+    depth: u32,
+    dir: &Path,
+    limit: Option<Duration>,
+) -> Result<Proof, String> {
+    prove_one(
+        preset,
+        verilog,
+        harness,
+        property,
+        Keep::Invariants,
+        Search::Induction,
+        depth,
+        dir,
+        limit,
+    )
+}
+
 /// Proves every property of `harness` (two at a time, each with the invariants), in
 /// the harness's order.
 pub fn prove(
@@ -302,24 +337,9 @@ pub fn prove(
     dir: &Path,
     limit: Option<Duration>,
 ) -> Result<Vec<Proof>, String> {
-    let names = properties(harness.text);
-    if names.is_empty() {
-        return Err(format!(
-            "{preset}: the harness labels no assertion `p_<name>:`"
-        ));
-    }
+    let names = labelled(preset, harness)?;
     parallel(&names, 2, |p| {
-        prove_one(
-            preset,
-            verilog,
-            harness,
-            p,
-            Keep::Invariants,
-            Search::Induction,
-            depth,
-            dir,
-            limit,
-        )
+        prove_property(preset, verilog, harness, p, depth, dir, limit)
     })
     .into_iter()
     .collect()

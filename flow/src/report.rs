@@ -135,6 +135,8 @@ pub struct ReportOptions {
     pub fpga: FpgaOptions,
     /// Presets processed at once.
     pub jobs: usize,
+    /// Where the presets' flows run.
+    pub on: crate::runner::On,
     pub known: Known,
     /// Cell-library figures, or none.
     pub asic: Option<AsicOptions>,
@@ -343,35 +345,47 @@ pub fn report(
             .cost(b.1.name)
             .total_cmp(&opts.known.cost(a.1.name))
     });
-    let mut ran = parallel(&order, opts.jobs, |&(i, d)| {
-        let t = Instant::now();
-        let r = one_preset(d, opts, asic, &tools);
-        let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-        match &r {
-            Ok((row, true, false)) => eprintln!("[{n:>2}/{total}] {:<28} cached", row.preset),
-            Ok((row, true, true)) => eprintln!(
-                "[{n:>2}/{total}] {:<28} cached; cell library {:.1} s: {}",
-                row.preset,
-                t.elapsed().as_secs_f64(),
-                row.asic_cells()
-            ),
-            Ok((row, false, _)) => eprintln!(
-                "[{n:>2}/{total}] {:<28} {:>6.1} s  iCE40: {}",
-                row.preset,
-                t.elapsed().as_secs_f64(),
-                row.ice40_cell()
-            ),
-            Err(e) => eprintln!("[{n:>2}/{total}] {:<28} FAILED: {e}", d.name),
-        }
-        (i, r)
-    });
+    let ran = crate::runner::run(
+        &opts.on,
+        opts.jobs,
+        &order,
+        |(_, d)| d.name.to_string(),
+        |&(_, d)| {
+            let t = Instant::now();
+            one_preset(d, opts, asic, &tools).map(|r| (r, t.elapsed().as_secs_f64()))
+        },
+        |(_, d), r| {
+            let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+            match r {
+                Ok(((row, true, false), _)) => {
+                    eprintln!("[{n:>2}/{total}] {:<28} cached", row.preset)
+                }
+                Ok(((row, true, true), seconds)) => eprintln!(
+                    "[{n:>2}/{total}] {:<28} cached; cell library {seconds:.1} s: {}",
+                    row.preset,
+                    row.asic_cells()
+                ),
+                Ok(((row, false, _), seconds)) => eprintln!(
+                    "[{n:>2}/{total}] {:<28} {seconds:>6.1} s  iCE40: {}",
+                    row.preset,
+                    row.ice40_cell()
+                ),
+                Err(e) => eprintln!("[{n:>2}/{total}] {:<28} FAILED: {e}", d.name),
+            }
+        },
+    )?;
+    let mut ran: Vec<(usize, Result<Row, String>)> = order
+        .iter()
+        .zip(ran)
+        .map(|(&(i, _), r)| (i, r.map(|((row, _, _), _)| row)))
+        .collect();
     ran.sort_by_key(|(i, _)| *i);
     let results = ran.into_iter().map(|(_, r)| r);
     let mut rows = vec![];
     let mut failures = vec![];
     for (d, r) in designs.iter().zip(results) {
         match r {
-            Ok((row, _, _)) => rows.push(row),
+            Ok(row) => rows.push(row),
             Err(e) => failures.push(format!("{}: {e}", d.name)),
         }
     }

@@ -5,9 +5,11 @@ use crate::formal;
 use crate::presets::{self, Preset};
 use crate::run::{run, Outputs};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 use weft_flow::commands::{exported_file, work_dir};
-use weft_flow::prove::{Outcome, Proof};
+use weft_flow::prove::{self, Outcome, Proof};
+use weft_flow::runner::On;
 
 /// The named presets, or all of them when none is named.
 pub fn select(names: &[String]) -> Result<Vec<Preset>, String> {
@@ -79,6 +81,8 @@ pub struct ProveOptions {
     /// Exit 0 when properties are left open (induction did not close, or the time limit
     /// stopped the proof), as long as none fails.
     pub accept_open: bool,
+    /// Where the proofs run (two at a time here, or a Slurm array).
+    pub on: On,
 }
 
 /// Proves each preset's properties; an error when any fails or, unless `accept_open`,
@@ -97,14 +101,75 @@ pub fn prove(names: &[String], o: &ProveOptions) -> Result<(), String> {
         .map(|p| exported_file(&o.dir, p.name))
         .collect::<Result<_, _>>()?;
     weft_flow::commands::output_folder("--out", &o.out)?;
+    // One job per property of every preset; each preset's lines print once its last
+    // property is done, in the presets' order.
+    let mut jobs: Vec<(usize, String)> = vec![];
+    let mut harnesses = vec![];
+    for (k, p) in presets.iter().enumerate() {
+        let harness = formal::harness_of(p)?;
+        jobs.extend(
+            prove::labelled(p.name, &harness)?
+                .into_iter()
+                .map(|n| (k, n)),
+        );
+        harnesses.push(harness);
+    }
+    let count = |k: usize| jobs.iter().filter(|(j, _)| *j == k).count();
+    let printed = Mutex::new((
+        0,
+        (0..presets.len())
+            .map(|k| vec![None; count(k)])
+            .collect::<Vec<_>>(),
+    ));
+    let results = weft_flow::runner::run(
+        &o.on,
+        2,
+        &jobs,
+        |(k, property)| format!("{} {property}", presets[*k].name),
+        |(k, property)| {
+            let p = &presets[*k];
+            let dir = o.out.join(p.name);
+            prove::prove_property(
+                p.name,
+                &files[*k],
+                &harnesses[*k],
+                property,
+                o.depth,
+                &dir,
+                limit,
+            )
+        },
+        |(k, property), r| {
+            let mut printed = printed.lock().expect("no printer panicked");
+            let (next, lines) = &mut *printed;
+            let at = jobs
+                .iter()
+                .filter(|(j, _)| j == k)
+                .position(|(_, n)| n == property)
+                .expect("a listed property");
+            lines[*k][at] = Some(match r {
+                Ok(proof) => proof.line(),
+                Err(e) => format!("{property} FAILED to run: {e}"),
+            });
+            while *next < presets.len() && lines[*next].iter().all(Option::is_some) {
+                println!("{}:", presets[*next].name);
+                for line in lines[*next].iter().flatten() {
+                    println!("  {line}");
+                }
+                *next += 1;
+            }
+        },
+    )?;
     let mut all = vec![];
-    for (p, file) in presets.iter().zip(files) {
-        println!("{}:", p.name);
-        let proofs = formal::prove(p, &file, o.depth, &o.out.join(p.name), limit)?;
-        for proof in &proofs {
-            println!("  {}", proof.line());
+    let mut errors = vec![];
+    for ((k, property), r) in jobs.iter().zip(results) {
+        match r {
+            Ok(proof) => all.push((presets[*k].name, proof)),
+            Err(e) => errors.push(format!("{} {property}: {e}", presets[*k].name)),
         }
-        all.extend(proofs.into_iter().map(|proof| (p.name, proof)));
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
     }
     if let Some(note) = verdict(&all, o.accept_open)? {
         println!("{note}");

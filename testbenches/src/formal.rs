@@ -24,6 +24,11 @@ pub fn properties(p: &Preset) -> Result<Properties, String> {
     })
 }
 
+/// The preset's property harness with its parameters.
+pub fn harness_of(p: &Preset) -> Result<Harness<'static>, String> {
+    Ok(harness(p, &properties(p)?))
+}
+
 fn harness(p: &Preset, properties: &Properties) -> Harness<'static> {
     Harness {
         text: properties.harness,
@@ -42,8 +47,7 @@ pub fn prove(
     dir: &Path,
     limit: Option<Duration>,
 ) -> Result<Vec<Proof>, String> {
-    let props = properties(p)?;
-    prove::prove(p.name, verilog, &harness(p, &props), depth, dir, limit)
+    prove::prove(p.name, verilog, &harness_of(p)?, depth, dir, limit)
 }
 
 /// One planted bug checked: the property's own proof on the planted Verilog and, for a
