@@ -19,12 +19,14 @@ pub mod paper;
 use crate::measure::{Dataflow, Measured};
 use crate::page::Page;
 use crate::sweep::Runs;
-use crate::workload::{run_to_end, Workload};
+use crate::workload::{unlimited, Workload};
 use crate::Study;
 use std::time::Instant;
 use weft_sim::core::dataflow::{engine, lower};
 use weft_sim::core::functional::{self, Program};
-use weft_sim::core::machine::{Machine, Timing};
+use weft_sim::core::machine::Machine;
+use weft_sim::core::simt::Stats as SimtStats;
+use weft_sim::core::timed::{self, Counted};
 
 pub const NAME: &str = "vgiw";
 
@@ -60,7 +62,7 @@ impl Vgiw {
     pub fn new() -> Vgiw {
         Vgiw {
             vgiw_sets: preset_sets(&Machine::fermi(), &Machine::vgiw()),
-            preset_threads: Machine::vgiw().vgiw_replica_threads,
+            preset_threads: Machine::vgiw().vgiw_engine().replica_threads,
         }
     }
 
@@ -141,9 +143,17 @@ impl Study for Vgiw {
     }
 
     fn measure(&self, w: &Workload, machine: &Machine) -> Result<Measured, String> {
-        match machine.timing {
-            Timing::Simt => simt(w, machine),
-            Timing::Vgiw => vgiw(w, machine),
+        let started = Instant::now();
+        let run = timed::run(
+            Program::new(w.image.clone()),
+            w.launch,
+            machine,
+            unlimited(),
+        )
+        .map_err(|e| format!("{}: {e}", w.name))?;
+        match run.stats {
+            Counted::Simt(s) => simt(machine, s, run.seconds),
+            Counted::Vgiw(s) => vgiw(w, machine, s, started),
         }
         .map_err(|e| format!("{}: {e}", w.name))
     }
@@ -155,15 +165,14 @@ impl Study for Vgiw {
 
 /// The DRAM's bytes per core cycle on machine `m`.
 pub fn dram_bytes_per_cycle(m: &Machine) -> f64 {
-    m.dram_gbps * 1e3 / m.clock_mhz
+    m.dram_bytes_per_cycle()
 }
 
 /// A run on the SIMT core: the sweep's figures, its energy events and what Fig. 3 counts
 /// (register-file accesses, one per warp-wide operand read or result write).
-fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
-    let run = run_to_end(w, machine)?;
+fn simt(machine: &Machine, stats: SimtStats, seconds: f64) -> Result<Measured, String> {
     let table = energy::Table::published()?;
-    let s = &run.stats;
+    let s = &stats;
     let dataflow = Dataflow {
         energy: energy::simt(&table, s, machine),
         register_file_accesses: s.register_reads + s.register_writes,
@@ -173,19 +182,22 @@ fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
     };
     Ok(Measured {
         dataflow: Some(dataflow),
-        ..Measured::of(run.stats, run.seconds)?
+        ..Measured::of(stats, seconds)?
     })
 }
 
 /// A run on the VGIW engine; the RV32 thread instructions come from the functional run
 /// of the same binary (the work both machines do), the lowered kernel's size from the
 /// lowering the engine runs.
-fn vgiw(w: &Workload, machine: &Machine) -> Result<Measured, String> {
-    let started = Instant::now();
+fn vgiw(
+    w: &Workload,
+    machine: &Machine,
+    stats: engine::Stats,
+    started: Instant,
+) -> Result<Measured, String> {
     let functional = functional::run(Program::new(w.image.clone()), w.launch, u64::MAX)?;
     let counts = lower::lower(&Program::new(w.image.clone()))?.counts();
-    let run = engine::run(Program::new(w.image.clone()), w.launch, machine, u64::MAX)?;
-    let s = &run.stats;
+    let s = &stats;
     let table = energy::Table::published()?;
     let u = &s.unit_utilisation;
     let dataflow = Dataflow {
@@ -257,13 +269,8 @@ mod tests {
             let mut m = Machine::fermi();
             m.set_all(&study.sets(&Point::Vgiw { replica_threads: t }))
                 .unwrap();
-            assert_eq!(
-                m,
-                Machine {
-                    vgiw_replica_threads: t,
-                    ..Machine::vgiw()
-                }
-            );
+            let replica_threads = format!("vgiw_replica_threads={t}");
+            assert_eq!(m, Machine::vgiw().with(&[replica_threads]).unwrap());
         }
         assert_eq!(preset_sets(&m, &m), Vec::<String>::new());
     }

@@ -649,7 +649,7 @@ pub fn page(study: &Vgiw, runs: &Runs<Point>) -> Page {
          weft's `vgiw_reconfig` is {} cycles:\n\n",
         paper::RECONFIGURATION_CYCLES,
         100.0 * paper::RECONFIGURATION_SHARE,
-        vgiw_m.vgiw_reconfig
+        vgiw_m.keys().vgiw_reconfig
     );
     md += &table(
         &[
@@ -767,7 +767,7 @@ pub fn page(study: &Vgiw, runs: &Runs<Point>) -> Page {
         f2(mean),
     );
     // The LVC's working set: live values x threads of a tile x 4 bytes.
-    let lvc_bytes = u64::from(vgiw_m.lvc_kb) * 1024;
+    let lvc_bytes = u64::from(vgiw_m.keys().lvc_kb) * 1024;
     let spilling: Vec<String> = ks
         .iter()
         .filter(|k| {

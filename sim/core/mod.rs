@@ -9,9 +9,12 @@
 //!   [`uniformity`]: which branches every thread of a CTA takes the same way;
 //! - [`dataflow`]: the kernel lowered to VGIW basic-block dataflow graphs, and their
 //!   functional interpreter;
-//! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
+//! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`), loaded
+//!   and checked once;
 //! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it;
-//!   [`trace`]: its per-cycle state as a VCD.
+//!   [`trace`]: its per-cycle state as a VCD;
+//! - [`timed`]: a kernel on the machine's timing model (the SIMT core or the VGIW
+//!   engine), the one place that picks it.
 pub mod cfg;
 pub mod dataflow;
 pub mod functional;
@@ -21,5 +24,6 @@ pub mod machine;
 pub mod memory;
 pub mod simt;
 pub mod thread;
+pub mod timed;
 pub mod trace;
 pub mod uniformity;
