@@ -1,4 +1,4 @@
-//! What one run measured, and the machine a command line describes.
+//! What one run measured.
 use crate::workload::{run_to_end, Workload};
 use serde::{Deserialize, Serialize};
 use weft_sim::core::machine::Machine;
@@ -81,16 +81,4 @@ impl<X> Measured<X> {
 pub fn simt(w: &Workload, machine: &Machine) -> Result<Measured, String> {
     let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
     Measured::of(run.stats, run.seconds)
-}
-
-/// The machine `--machine NAME|FILE.toml` and `--set KEY=VALUE`... describe.
-pub fn machine(name: &str, sets: &[String]) -> Result<Machine, String> {
-    let mut m = if name.ends_with(".toml") {
-        let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-        Machine::from_toml(&text).map_err(|e| format!("{name}: {e}"))?
-    } else {
-        Machine::preset(name)?
-    };
-    m.set_all(sets).map_err(|e| format!("--set: {e}"))?;
-    Ok(m)
 }

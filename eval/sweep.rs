@@ -22,17 +22,14 @@ pub struct PointRuns<X = ()> {
 }
 
 impl<X> PointRuns<X> {
-    /// A point whose machine is `base` with `sets` applied.
+    /// A point whose machine is `base` with `sets` applied (checked once).
     pub fn new(
         base: &Machine,
         label: String,
         sets: Vec<String>,
         runs: BTreeMap<String, Measured<X>>,
     ) -> Result<PointRuns<X>, String> {
-        let mut machine = base.clone();
-        machine
-            .set_all(&sets)
-            .map_err(|e| format!("{label}: {e}"))?;
+        let machine = base.with(&sets).map_err(|e| format!("{label}: {e}"))?;
         Ok(PointRuns {
             label,
             sets,
@@ -111,29 +108,19 @@ impl<P: Copy + Ord, X> Runs<P, X> {
     }
 }
 
-/// The assignments of `sets` that change `base`, in their order: the shortest `--set`
-/// list that builds the same machine.
-pub fn delta(base: &Machine, sets: &[String]) -> Result<Vec<String>, String> {
-    let mut full = base.clone();
-    full.set_all(sets)?;
-    let as_json = |m: &Machine| serde_json::to_value(m).map_err(|e| e.to_string());
-    let (before, after) = (as_json(base)?, as_json(&full)?);
-    let kept: Vec<String> = sets
-        .iter()
-        .filter(|s| {
-            let key = s.split_once('=').map_or(s.as_str(), |(k, _)| k).trim();
-            before[key] != after[key]
-        })
+/// The assignments of `sets` that change `base` into `full` (built from `base` with
+/// `sets`), in their order: the shortest `--set` list that builds the same machine (a
+/// key whose last value is the base's is dropped with every assignment of it).
+pub fn delta(base: &Machine, full: &Machine, sets: &[String]) -> Vec<String> {
+    let (before, after) = (base.values(), full.values());
+    let changed = |key: &str| {
+        let at = before.iter().position(|(k, _)| *k == key);
+        at.is_none_or(|i| before[i].1 != after[i].1)
+    };
+    sets.iter()
+        .filter(|s| changed(s.split_once('=').map_or(s.as_str(), |(k, _)| k).trim()))
         .cloned()
-        .collect();
-    let mut rebuilt = base.clone();
-    rebuilt.set_all(&kept)?;
-    if rebuilt != full {
-        return Err(format!(
-            "{sets:?} and its delta {kept:?} build different machines"
-        ));
-    }
-    Ok(kept)
+        .collect()
 }
 
 /// Runs every point of `study` on every workload where `options` say (`jobs` at a time
@@ -150,8 +137,19 @@ pub fn sweep<S: Study>(
     let order = study.points();
     for p in &order {
         let label = study.label(p);
-        let sets = delta(&base, &study.sets(p)).map_err(|e| format!("{label}: {e}"))?;
-        points.insert(*p, PointRuns::new(&base, label, sets, BTreeMap::new())?);
+        let sets = study.sets(p);
+        let machine = base.with(&sets).map_err(|e| format!("{label}: {e}"))?;
+        let sets = delta(&base, &machine, &sets);
+        let runs = BTreeMap::new();
+        points.insert(
+            *p,
+            PointRuns {
+                label,
+                sets,
+                machine,
+                runs,
+            },
+        );
     }
     let work: Vec<(S::Point, usize)> = order
         .iter()
@@ -420,18 +418,22 @@ pub(crate) mod tests {
     #[test]
     fn delta_keeps_only_the_keys_that_change_the_preset() {
         let base = Machine::lwm();
-        let sets: Vec<String> = [
-            "warp_size=256",
-            "warps=4",
-            "fetch_group=4",
-            "divergence=lwm",
-            "lwm_memory_opt=true",
-            "lanes=32",
-        ]
-        .map(String::from)
-        .to_vec();
+        let delta_of = |sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let full = base.with(&sets).unwrap();
+            let kept = delta(&base, &full, &sets);
+            assert_eq!(base.with(&kept).unwrap(), full, "{sets:?}: {kept:?}");
+            kept
+        };
         assert_eq!(
-            delta(&base, &sets).unwrap(),
+            delta_of(&[
+                "warp_size=256",
+                "warps=4",
+                "fetch_group=4",
+                "divergence=lwm",
+                "lwm_memory_opt=true",
+                "lanes=32",
+            ]),
             [
                 "warp_size=256",
                 "warps=4",
@@ -439,11 +441,12 @@ pub(crate) mod tests {
                 "divergence=lwm"
             ]
         );
+        assert_eq!(delta_of(&["warp_size=32"]), Vec::<String>::new());
+        // A key set away and back is dropped; one set twice keeps both (the last wins).
+        assert_eq!(delta_of(&["warps=8", "warps=32"]), Vec::<String>::new());
         assert_eq!(
-            delta(&base, &["warp_size=32".into()]).unwrap(),
-            Vec::<String>::new()
+            delta_of(&["warps=8", "fetch_group=8", "warps=16", "fetch_group=16"]),
+            ["warps=8", "fetch_group=8", "warps=16", "fetch_group=16"]
         );
-        let e = delta(&base, &["warp_size=48".into()]).unwrap_err();
-        assert!(e.contains("warp_size = 48"), "{e}");
     }
 }

@@ -61,17 +61,27 @@ pub fn compile(path: &Path) -> Result<Workload, String> {
     })
 }
 
-/// Runs `w` on `machine` to its end, without limits or progress output (errors as the
-/// model gives them: callers say which kernel).
-pub fn run_to_end(w: &Workload, machine: &Machine) -> Result<TimedRun, String> {
-    let options = Options {
+/// A run without limits, progress output or trace.
+pub fn unlimited() -> Options<'static> {
+    Options {
         max_cycles: u64::MAX,
         max_instructions: u64::MAX,
-        progress: &mut |_, _, _, _| {},
+        // A closure without captures: leaking its box allocates nothing.
+        progress: Box::leak(Box::new(|_, _, _, _| {})),
         trace: None,
         two_level_always: false,
-    };
-    simt::run(Program::new(w.image.clone()), w.launch, machine, options)
+    }
+}
+
+/// Runs `w` on `machine`'s SIMT core to its end, without limits or progress output
+/// (errors as the model gives them: callers say which kernel).
+pub fn run_to_end(w: &Workload, machine: &Machine) -> Result<TimedRun, String> {
+    simt::run(
+        Program::new(w.image.clone()),
+        w.launch,
+        machine,
+        unlimited(),
+    )
 }
 
 #[cfg(test)]

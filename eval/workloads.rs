@@ -4,7 +4,6 @@
 //! intensity from the average active threads per warp instruction (>30 low, 20-30
 //! medium, <20 high).
 use crate::lwm::paper::{Class, CLASSES};
-use crate::measure;
 use crate::workload::{compile, discover, run_to_end};
 use std::path::{Path, PathBuf};
 use weft_sim::core::machine::Machine;
@@ -12,10 +11,9 @@ use weft_sim::core::simt::Stats;
 
 /// `weft workloads`' options.
 pub struct WorkloadsOptions {
-    /// A machine preset or a TOML file of machine keys.
-    pub machine: String,
-    /// `KEY=VALUE` overrides.
-    pub sets: Vec<String>,
+    /// The machine, and its name (a preset or a TOML file) for the progress line.
+    pub machine: Machine,
+    pub machine_name: String,
     /// The folder of the workloads.
     pub dir: PathBuf,
 }
@@ -41,14 +39,14 @@ fn run_one(path: &Path, machine: &Machine) -> Result<Row, String> {
 
 /// Runs every workload of `options.dir` (by name, 2 at a time) and prints the table.
 pub fn workloads(options: &WorkloadsOptions) -> Result<(), String> {
-    let machine = measure::machine(&options.machine, &options.sets)?;
+    let machine = &options.machine;
     let paths = discover(&options.dir, &[], &[])?;
     eprintln!(
         "running {} workloads on {}, 2 at a time",
         paths.len(),
-        options.machine
+        options.machine_name
     );
-    let rows = weft_flow::jobs::parallel(&paths, 2, |p| run_one(p, &machine));
+    let rows = weft_flow::jobs::parallel(&paths, 2, |p| run_one(p, machine));
     let rows: Vec<Row> = rows.into_iter().collect::<Result<_, _>>()?;
     print!("{}", table(&rows)?);
     Ok(())

@@ -108,15 +108,33 @@ fn main() -> ExitCode {
     // rust-hdl builds a block's model on the stack: the VGIW core's takes megabytes.
     match on_big_stack(move || dispatch(command)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
+        Err(Failure::Failed(msg)) => {
             eprintln!("weft: {msg}");
             ExitCode::FAILURE
+        }
+        Err(Failure::BadInput(msg)) => {
+            eprintln!("weft: {msg}");
+            ExitCode::from(2)
         }
     }
 }
 
-fn dispatch(command: Command) -> Result<(), String> {
-    match command {
+/// Why a command failed: its input (exit 2, as for arguments clap refuses), or the work.
+pub enum Failure {
+    BadInput(String),
+    Failed(String),
+}
+
+impl From<String> for Failure {
+    fn from(msg: String) -> Failure {
+        Failure::Failed(msg)
+    }
+}
+
+fn dispatch(command: Command) -> Result<(), Failure> {
+    let done = match command {
+        Command::Run(args) => return run::run(args),
+        Command::Workloads(args) => return study::workloads(args),
         Command::List => hardware::list(),
         Command::Export(args) => hardware::export(args),
         Command::Lint(args) => hardware::lint(args),
@@ -124,10 +142,9 @@ fn dispatch(command: Command) -> Result<(), String> {
         Command::Fpga(args) => hardware::fpga(args),
         Command::Report(args) => hardware::report(args),
         Command::Sim(args) => hardware::sim(args),
-        Command::Run(args) => run::run(args),
-        Command::Workloads(args) => study::workloads(args),
         Command::Eval(args) => study::eval(args),
         Command::Prove(args) => hardware::prove(args),
         Command::Cosim(args) => hardware::cosim(args),
-    }
+    };
+    Ok(done?)
 }

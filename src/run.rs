@@ -1,14 +1,15 @@
 //! `weft run`: a C kernel (or its RV32IMF ELF) on the core model (docs/core.md §2).
+use crate::Failure;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use weft_flow::gtkwave::{self, Show};
-use weft_sim::core::dataflow::engine;
 use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
-use weft_sim::core::machine::{Machine, Timing, KEYS};
+use weft_sim::core::machine::{Machine, KEYS};
 use weft_sim::core::simt::divergence::DivergenceStats;
-use weft_sim::core::simt::{self, Options, Stats};
+use weft_sim::core::simt::Stats;
+use weft_sim::core::timed::{self, Counted, Options};
 use weft_sim::core::trace::{Groups, Radix, Trace, VcdTrace, WarpState};
 
 #[derive(Args)]
@@ -56,14 +57,25 @@ pub struct RunArgs {
     max_cycles: u64,
 }
 
-pub fn run(args: RunArgs) -> Result<(), String> {
+/// The machine of `--machine` and `--set`, its warnings printed; refused as bad input.
+pub fn load_machine(name: &str, sets: &[String]) -> Result<Machine, Failure> {
+    let machine = Machine::load(name, sets).map_err(Failure::BadInput)?;
+    for warning in machine.ignored(sets) {
+        eprintln!("warning: --set {warning}");
+    }
+    Ok(machine)
+}
+
+pub fn run(args: RunArgs) -> Result<(), Failure> {
     if args.max_cycles == 0 {
-        return Err("--max-cycles must be at least 1".into());
+        return Err(Failure::BadInput("--max-cycles must be at least 1".into()));
     }
     if args.max_instructions == 0 {
-        return Err("--max-instructions must be at least 1".into());
+        return Err(Failure::BadInput(
+            "--max-instructions must be at least 1".into(),
+        ));
     }
-    let machine = weft_eval::measure::machine(&args.machine, &args.sets)?;
+    let machine = load_machine(&args.machine, &args.sets)?;
     if args.list_keys {
         let values = machine.values();
         let width = KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
@@ -87,25 +99,17 @@ pub fn run(args: RunArgs) -> Result<(), String> {
         (Some(t), Some(c), _) => Launch::new(t, c)?,
         (t, c, Some((lt, lc))) => Launch::new(t.unwrap_or(lt), c.unwrap_or(lc))?,
         _ => {
-            return Err(format!(
+            return Err(Failure::BadInput(format!(
                 "{} has no WEFT_LAUNCH: give --threads and --cta",
                 kernel.display()
-            ))
+            )))
         }
     };
     let start = Instant::now();
     let in_kernel = |e: String| format!("{}: {e}", kernel.display());
     let program = Program::new(image);
-    let mut vgiw = None;
-    let (image, stats) = if args.functional {
+    let (image, counted) = if args.functional {
         let r = functional::run(program, launch, args.max_instructions).map_err(in_kernel)?;
-        (r.image, None)
-    } else if machine.timing == Timing::Vgiw {
-        if args.vcd.is_some() {
-            return Err("--vcd records the SIMT core; the VGIW engine has no waveform".into());
-        }
-        let r = engine::run(program, launch, &machine, args.max_instructions).map_err(in_kernel)?;
-        vgiw = Some((r.stats, r.seconds));
         (r.image, None)
     } else {
         let mut progress = |cycle: u64, instructions: u64, done: u32, ctas: u32| {
@@ -116,16 +120,13 @@ pub fn run(args: RunArgs) -> Result<(), String> {
         };
         let mut vcd = match &args.vcd {
             Some(path) => {
+                timed::traceable(&machine)?;
                 let file = std::fs::File::create(path)
                     .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
                 let w = std::io::BufWriter::new(file);
-                let trace = VcdTrace::new(
-                    w,
-                    machine.cores as usize,
-                    machine.warps as usize,
-                    machine.lanes,
-                )
-                .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
+                let core = machine.core();
+                let trace = VcdTrace::new(w, core.cores as usize, core.warps as usize, core.lanes)
+                    .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
                 write_save_file(path, trace.groups())?;
                 Some(trace)
             }
@@ -138,8 +139,13 @@ pub fn run(args: RunArgs) -> Result<(), String> {
             trace: vcd.as_mut().map(|t| t as &mut dyn Trace),
             two_level_always: false,
         };
-        let r = simt::run(program, launch, &machine, options).map_err(in_kernel)?;
+        let r = timed::run(program, launch, &machine, options).map_err(in_kernel)?;
         (r.image, Some((r.stats, r.seconds)))
+    };
+    let (stats, vgiw) = match counted {
+        None => (None, None),
+        Some((Counted::Simt(s), timed)) => (Some((s, timed)), None),
+        Some((Counted::Vgiw(s), timed)) => (None, Some((s, timed))),
     };
     let seconds = start.elapsed().as_secs_f64();
     let dumps: Vec<(String, String)> = args
@@ -183,17 +189,17 @@ pub fn run(args: RunArgs) -> Result<(), String> {
                 launch.threads,
                 launch.cta
             );
-            let m = &machine;
+            let v = machine.vgiw_engine();
             println!(
                 "machine {}: VGIW engine, units ALU {} SCU {} LVU {} LDST {} SJU {} CVU {}, reconfiguration {} cycles",
                 args.machine,
-                m.vgiw_alu_units,
-                m.vgiw_special_units,
-                m.vgiw_lv_units,
-                m.vgiw_ldst_units,
-                m.vgiw_split_join_units,
-                m.vgiw_cvus,
-                m.vgiw_reconfig
+                v.alu_units,
+                v.special_units,
+                v.lv_units,
+                v.ldst_units,
+                v.split_join_units,
+                v.cvus,
+                v.reconfig
             );
             for (label, value) in s.lines() {
                 println!("{label:45} {value}");
@@ -208,7 +214,14 @@ pub fn run(args: RunArgs) -> Result<(), String> {
         return Ok(());
     }
     if args.json {
-        print_json(kernel, launch, &machine, stats.as_ref(), &dumps, seconds)
+        Ok(print_json(
+            kernel,
+            launch,
+            &machine,
+            stats.as_ref(),
+            &dumps,
+            seconds,
+        )?)
     } else {
         print_text(
             kernel,
@@ -307,25 +320,26 @@ fn print_text(
         println!("functional run (no timing) in {seconds:.2} s");
         return;
     };
-    let scheduler = if m.sticky_cta {
+    let c = m.core();
+    let scheduler = if c.sticky_cta {
         "sticky round robin by CTA".to_string()
-    } else if m.fetch_group == m.warps {
+    } else if c.fetch_group == c.warps {
         "round robin".to_string()
     } else {
-        format!("two-level, fetch groups of {}", m.fetch_group)
+        format!("two-level, fetch groups of {}", c.fetch_group)
     };
     println!(
         "machine {name}: {} core(s) of {} lanes, {} warps of {}, {} divergence, {scheduler}",
-        m.cores,
-        m.lanes,
-        m.warps,
-        m.warp_size,
-        m.divergence.name()
+        c.cores,
+        c.lanes,
+        c.warps,
+        c.warp_size,
+        m.divergence().name()
     );
     // Every figure of the run; a second cache level only when the machine has one.
     let width = 41;
     for f in s.figures().0 {
-        if f.key.starts_with("l2_") && m.l2_kb == 0 {
+        if f.key.starts_with("l2_") && !m.l2().present() {
             continue;
         }
         println!("{:width$} {}", f.label, f.value);

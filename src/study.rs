@@ -1,4 +1,6 @@
 //! `weft eval` and `weft workloads`: their arguments; the work is weft-eval's.
+use crate::run;
+use crate::Failure;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::Args;
 use std::path::PathBuf;
@@ -78,10 +80,11 @@ pub struct WorkloadsArgs {
     dir: PathBuf,
 }
 
-pub fn workloads(args: WorkloadsArgs) -> Result<(), String> {
-    weft_eval::workloads::workloads(&WorkloadsOptions {
-        machine: args.machine,
-        sets: args.sets,
+pub fn workloads(args: WorkloadsArgs) -> Result<(), Failure> {
+    let machine = run::load_machine(&args.machine, &args.sets)?;
+    Ok(weft_eval::workloads::workloads(&WorkloadsOptions {
+        machine,
+        machine_name: args.machine,
         dir: args.dir,
-    })
+    })?)
 }

@@ -503,6 +503,15 @@ fn every_command_refuses_bad_arguments_before_starting() {
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let empty = empty.to_str().unwrap().to_string();
+    let machine_file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let malformed = machine_file("malformed.toml", "lanes = \n");
+    let unknown = machine_file("unknown.toml", "wraps = 16\n");
+    let unworkable = machine_file("unworkable.toml", "warps = 8\n");
+    let missing = dir.join("missing.toml").to_str().unwrap().to_string();
     let cases: Vec<(Vec<String>, String)> = [
         (
             vec!["export", "--out", &empty, "no_such_block"],
@@ -611,6 +620,30 @@ fn every_command_refuses_bad_arguments_before_starting() {
             "unknown machine key `nosuch`".into(),
         ),
         (
+            vec!["run", "kernels/micro/saxpy.c", "--set", "warps=65"],
+            "--set: warps = 65: 1..=64".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--set", "lanes=x"],
+            "--set: lanes = x: invalid type".into(),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--machine", &missing],
+            format!("machine file {missing}: "),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--machine", &malformed],
+            format!("{malformed}: TOML parse error at line 1"),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--machine", &unknown],
+            format!("{unknown}: unknown machine key `wraps`"),
+        ),
+        (
+            vec!["run", "kernels/micro/saxpy.c", "--machine", &unworkable],
+            format!("{unworkable}: fetch_group = 32 does not divide warps = 8"),
+        ),
+        (
             vec!["run", "kernels/micro/no_such.c"],
             "kernel source kernels/micro/no_such.c not found".into(),
         ),
@@ -655,5 +688,54 @@ fn every_command_refuses_bad_arguments_before_starting() {
             out.stdout.is_empty() && t.lines().count() == 1,
             "weft {args:?} started before refusing: {t}"
         );
+    }
+}
+
+/// A key the machine does not read (another policy's, the other timing's) is kept and
+/// printed, with one line of warning per key on stderr; the command goes on.
+#[test]
+fn a_set_the_machine_ignores_is_warned_once() {
+    let out = weft(&[
+        "run",
+        "--list-keys",
+        "--set",
+        "capt_entries=7",
+        "--set",
+        "vgiw_tile=64",
+        "--set",
+        "lanes=32",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = stderr.lines().collect();
+    assert_eq!(warnings.len(), 2, "{stderr}");
+    assert!(
+        warnings[0].starts_with("warning: --set capt_entries is read only with divergence = capri"),
+        "{stderr}"
+    );
+    assert!(
+        warnings[1].starts_with("warning: --set vgiw_tile changes nothing with timing = simt"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("capt_entries ") && l.contains(" 7 ")),
+        "{stdout}"
+    );
+}
+
+/// Bad machine input is bad input: exit 2 (as for arguments clap refuses), one line.
+#[test]
+fn bad_machine_input_exits_2() {
+    for args in [
+        &["run", "kernels/micro/saxpy.c", "--set", "warps=65"][..],
+        &["run", "kernels/micro/saxpy.c", "--machine", "nosuch.toml"],
+        &["workloads", "--set", "frobs=1"],
+    ] {
+        let out = weft(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert_eq!(text(&out).lines().count(), 1, "{args:?}: {}", text(&out));
     }
 }

@@ -213,17 +213,17 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     // instructions, so a large warp's jump issued as one sub-warp may lift it above.
     let on_lanes = (s.thread_instructions - jump_opt_threads(s)) as f64 / s.cycles as f64;
     assert!(
-        on_lanes <= f64::from(m.lanes * m.cores) + 1e-9,
+        on_lanes <= f64::from(m.keys().lanes * m.keys().cores) + 1e-9,
         "{at}: IPC {} ({on_lanes} on the lanes)",
         s.ipc
     );
     let h = &s.active_lanes_histogram;
-    assert_eq!(h.len(), m.lanes as usize + 1, "{at}");
+    assert_eq!(h.len(), m.keys().lanes as usize + 1, "{at}");
     // Bucket 0 is the remainder of the core cycles: the cycles in which threads started
     // must fit in them (one issue slot per core).
     let busy: u64 = h[1..].iter().sum();
     assert!(
-        busy <= s.cycles * u64::from(m.cores),
+        busy <= s.cycles * u64::from(m.keys().cores),
         "{at}: {busy} busy cycles"
     );
     let weighted: u64 = h.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
@@ -232,7 +232,7 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
         s.thread_instructions,
         "{at}: every thread starts once (a large warp's jump as one sub-warp)"
     );
-    if !(m.divergence == Divergence::Lwm && m.lwm_jump_opt) {
+    if !matches!(m.divergence(), Divergence::Lwm(l) if l.jump_opt) {
         assert_eq!(jump_opt_threads(s), 0, "{at}");
     }
     assert!(s.simd_utilisation <= 1.0 + 1e-9, "{at}");
@@ -260,7 +260,7 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
             d.divergent_threads - d.divergent_hits,
             "{at}: {d:?}"
         );
-        assert_eq!(m.divergence, Divergence::Dom, "{at}");
+        assert!(matches!(m.divergence(), Divergence::Dom(_)), "{at}");
     }
 }
 
@@ -411,7 +411,7 @@ fn barriers_order_a_cta_reduction() {
             "{sets:?}"
         );
         // CTAs packed into one large warp share its PC: none waits for another.
-        let packed = machine(sets).warp_size >= cta;
+        let packed = machine(sets).keys().warp_size >= cta;
         assert!(
             stats.stalls.barrier > 0 || sets.contains(&"pipeline_depth=1") || packed,
             "{sets:?}: {:?}",
@@ -1211,7 +1211,7 @@ fn a_scoreboard_overlaps_independent_instructions_and_respects_dependences() {
     let (_, barrel) = timed("micro/ilp", &[]);
     let (_, scoreboard) = timed("micro/ilp", &["scoreboard=true"]);
     assert_eq!(barrel.thread_instructions, scoreboard.thread_instructions);
-    let depth = u64::from(Machine::lwm().pipeline_depth);
+    let depth = u64::from(Machine::lwm().keys().pipeline_depth);
     assert!(
         barrel.cycles >= barrel.warp_instructions * depth,
         "barrel: one instruction per pass"
@@ -1472,7 +1472,10 @@ fn shared_memory_gives_each_cta_its_own_copy() {
     check_workload(name, VARIANTS);
     let m = Machine::lwm();
     let (_, cta) = device_image(name).launch.unwrap();
-    assert!(m.warps * m.warp_size / cta >= 2, "several CTAs per core");
+    assert!(
+        m.keys().warps * m.keys().warp_size / cta >= 2,
+        "several CTAs per core"
+    );
     let (_, stats) = timed(name, &[]);
     // Per warp of 32: 3 stores and 4 loads (`stamp` included) in the first round, a
     // store and a load in the second; thread 0's warp of each CTA also loads and stores

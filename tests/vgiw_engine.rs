@@ -122,7 +122,7 @@ fn a_pointer_chase_pays_the_dram_latency_per_step() {
     assert_eq!(slow.cycles - fast.cycles, 82 * 500);
     // And each step costs at least its L1, L2 and DRAM latencies.
     let m = Machine::vgiw();
-    assert!(fast.cycles > 81 * u64::from(m.l1_latency + m.l2_latency + 200));
+    assert!(fast.cycles > 81 * u64::from(m.keys().l1_latency + m.keys().l2_latency + 200));
 }
 
 /// `weft run --machine vgiw` prints the engine's figures and the functional run's

@@ -73,7 +73,7 @@ impl Default for Capri {
 impl Capri {
     pub fn new() -> Capri {
         Capri {
-            capt_entries: Machine::capri().capt_entries,
+            capt_entries: Machine::capri().keys().capt_entries,
         }
     }
 

@@ -127,7 +127,7 @@ impl Default for Dom {
 impl Dom {
     pub fn new() -> Dom {
         Dom {
-            mdt_entries: Machine::dom().dom_mdt_entries,
+            mdt_entries: Machine::dom().keys().dom_mdt_entries,
         }
     }
 }

@@ -146,19 +146,19 @@ impl DomPage<'_> {
             r.points.len(),
             r.len(),
             weft_flow::report::duration(r.seconds),
-            m.lanes,
-            m.pipeline_depth,
-            m.l1_kb,
-            m.l1_ways,
-            m.l1_line,
-            m.l1_ports,
-            m.dram_gbps,
-            m.clock_mhz,
+            m.keys().lanes,
+            m.keys().pipeline_depth,
+            m.keys().l1_kb,
+            m.keys().l1_ways,
+            m.keys().l1_line,
+            m.keys().l1_ports,
+            m.keys().dram_gbps,
+            m.keys().clock_mhz,
             self.study.mdt_entries,
-            m.dom_period,
-            m.dom_idle_max,
-            m.dom_bw_min,
-            m.dom_stall_min,
+            m.keys().dom_period,
+            m.keys().dom_idle_max,
+            m.keys().dom_bw_min,
+            m.keys().dom_stall_min,
         );
         for part in [
             self.inputs(),
@@ -198,7 +198,7 @@ impl DomPage<'_> {
              any run with diverge on miss. Global data is the bytes of the kernel's data \
              symbols (inputs, outputs, references), beside the {} KB L1 and the {} KB L2 of \
              §8.4.\n\n{}",
-            self.runs.base.l1_kb,
+            self.runs.base.keys().l1_kb,
             super::L2_KB,
             table(
                 &[
@@ -484,8 +484,8 @@ impl DomPage<'_> {
              Per kernel (the paper gives the chip's mean only), with the L2's misses at 1 and \
              at 16 warps:\n\n{}",
             super::L2_KB,
-            self.runs.base.l2_ways,
-            self.runs.base.l2_latency,
+            self.runs.base.keys().l2_ways,
+            self.runs.base.keys().l2_latency,
             same,
             paper::L2_BLOCKING_16,
             paper::L2_PEAK_DOM,
@@ -646,8 +646,8 @@ impl DomPage<'_> {
              The max-slip in force at each share of the run (it starts at {}; the adaptive \
              diff moves it by one per {}-cycle period: up when the core is latency bound, \
              down when it is ALU or bandwidth bound).\n\n{}",
-            self.runs.base.dom_max_slip,
-            self.runs.base.dom_period,
+            self.runs.base.keys().dom_max_slip,
+            self.runs.base.keys().dom_period,
             table(&header, &rows)
         )
     }
@@ -727,7 +727,7 @@ impl DomPage<'_> {
                     "its L1 miss rate is {:.1}% blocking (its {} misses bring in {} KB in all: its data is read once, then hits)",
                     100.0 * miss,
                     self.counts(&b, w).l1_misses,
-                    self.counts(&b, w).l1_misses * u64::from(self.runs.base.l1_line) / 1024,
+                    self.counts(&b, w).l1_misses * u64::from(self.runs.base.keys().l1_line) / 1024,
                 ));
             }
             why.push(parts.join(", "));
@@ -847,7 +847,7 @@ impl DomPage<'_> {
                         fit.iter()
                             .map(|w| format!(
                                 "{w} {} KB",
-                                self.l2_misses(1, w) * u64::from(self.runs.base.l1_line) / 1024
+                                self.l2_misses(1, w) * u64::from(self.runs.base.keys().l1_line) / 1024
                             ))
                             .collect::<Vec<_>>()
                             .join(", "),

@@ -77,8 +77,8 @@ impl Lwm {
     pub fn new() -> Lwm {
         let base = Machine::lwm();
         Lwm {
-            threads: base.warps * base.warp_size,
-            lanes: base.lanes,
+            threads: base.keys().warps * base.keys().warp_size,
+            lanes: base.keys().lanes,
         }
     }
 

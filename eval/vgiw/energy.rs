@@ -298,14 +298,14 @@ impl Breakdown {
     /// The die and system levels both machines share: the L2 (`l2` line accesses, the
     /// L1's write-backs among its stores), the interconnect carrying those lines, DRAM.
     fn below_l1(&mut self, t: &Table, m: &Machine, l2: u64, dram_bytes: u64) {
-        let line_words = f64::from(m.l1_line) / 8.0;
+        let line_words = f64::from(m.keys().l1_line) / 8.0;
         self.add(t, "L2", Level::Die, "l2_64bit", l2 as f64 * line_words);
         self.add(
             t,
             "interconnect/MC",
             Level::Die,
             "interconnect_bit",
-            l2 as f64 * f64::from(m.l1_line) * 8.0,
+            l2 as f64 * f64::from(m.keys().l1_line) * 8.0,
         );
         self.add(
             t,
@@ -325,7 +325,7 @@ fn below_l1_lines(
     reads: u64,
     writes: u64,
 ) -> u64 {
-    if m.l2_kb > 0 {
+    if m.keys().l2_kb > 0 {
         l2.loads + l2.stores + l2.writebacks
     } else {
         reads + writes
@@ -339,8 +339,8 @@ pub fn simt(t: &Table, s: &SimtStats, m: &Machine) -> Breakdown {
         thread_instructions: s.thread_instructions,
     };
     // A warp-wide access moves 32 bits per lane.
-    let warp_words = f64::from(m.lanes) * 32.0 / 64.0;
-    let line_words = f64::from(m.l1_line) / 8.0;
+    let warp_words = f64::from(m.keys().lanes) * 32.0 / 64.0;
+    let line_words = f64::from(m.keys().l1_line) / 8.0;
     b.add(
         t,
         "fetch/decode/schedule",
@@ -376,7 +376,7 @@ pub fn vgiw(t: &Table, s: &VgiwStats, m: &Machine) -> Breakdown {
         items: vec![],
         thread_instructions: s.thread_instructions,
     };
-    let line_words = f64::from(m.l1_line) / 8.0;
+    let line_words = f64::from(m.keys().l1_line) / 8.0;
     b.operations(t, "units", &s.operations);
     b.add(
         t,

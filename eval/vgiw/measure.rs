@@ -3,12 +3,14 @@
 //! kernel's size and the engine's counts.
 use super::energy;
 use crate::measure::Measured;
-use crate::workload::{run_to_end, Workload};
+use crate::workload::{unlimited, Workload};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use weft_sim::core::dataflow::{engine, lower};
 use weft_sim::core::functional::{self, Program};
-use weft_sim::core::machine::{Machine, Timing};
+use weft_sim::core::machine::Machine;
+use weft_sim::core::simt::Stats as SimtStats;
+use weft_sim::core::timed::{self, Counted};
 
 /// The VGIW study's own counts of a run (`dataflow` in its JSON).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -58,19 +60,26 @@ pub struct Dataflow {
 
 /// One run of `w` on `machine`: the SIMT core or the VGIW engine, as its timing says.
 pub fn measure(w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
-    match machine.timing {
-        Timing::Simt => simt(w, machine),
-        Timing::Vgiw => vgiw(w, machine),
+    let started = Instant::now();
+    let run = timed::run(
+        Program::new(w.image.clone()),
+        w.launch,
+        machine,
+        unlimited(),
+    )
+    .map_err(|e| format!("{}: {e}", w.name))?;
+    match run.stats {
+        Counted::Simt(s) => simt(machine, s, run.seconds),
+        Counted::Vgiw(s) => vgiw(w, machine, s, started),
     }
     .map_err(|e| format!("{}: {e}", w.name))
 }
 
 /// A run on the SIMT core: the sweep's figures, its energy events and what Fig. 3 counts
 /// (register-file accesses, one per warp-wide operand read or result write).
-fn simt(w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
-    let run = run_to_end(w, machine)?;
+fn simt(machine: &Machine, stats: SimtStats, seconds: f64) -> Result<Measured<Counts>, String> {
     let table = energy::Table::published()?;
-    let s = &run.stats;
+    let s = &stats;
     let dataflow = Dataflow {
         energy: energy::simt(&table, s, machine),
         register_file_accesses: s.register_reads + s.register_writes,
@@ -78,18 +87,21 @@ fn simt(w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
         dram_bytes: s.dram.bytes,
         ..Dataflow::default()
     };
-    Ok(Measured::of(run.stats, run.seconds)?.with(Counts { dataflow }))
+    Ok(Measured::of(stats, seconds)?.with(Counts { dataflow }))
 }
 
 /// A run on the VGIW engine; the RV32 thread instructions come from the functional run
 /// of the same binary (the work both machines do), the lowered kernel's size from the
 /// lowering the engine runs.
-fn vgiw(w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
-    let started = Instant::now();
+fn vgiw(
+    w: &Workload,
+    machine: &Machine,
+    stats: engine::Stats,
+    started: Instant,
+) -> Result<Measured<Counts>, String> {
     let functional = functional::run(Program::new(w.image.clone()), w.launch, u64::MAX)?;
     let counts = lower::lower(&Program::new(w.image.clone()))?.counts();
-    let run = engine::run(Program::new(w.image.clone()), w.launch, machine, u64::MAX)?;
-    let s = &run.stats;
+    let s = &stats;
     let table = energy::Table::published()?;
     let u = &s.unit_utilisation;
     let dataflow = Dataflow {

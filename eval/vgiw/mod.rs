@@ -59,7 +59,7 @@ impl Vgiw {
     pub fn new() -> Vgiw {
         Vgiw {
             vgiw_sets: preset_sets(&Machine::fermi(), &Machine::vgiw()),
-            preset_threads: Machine::vgiw().vgiw_replica_threads,
+            preset_threads: Machine::vgiw().vgiw_engine().replica_threads,
         }
     }
 
@@ -149,7 +149,7 @@ impl Study for Vgiw {
 
 /// The DRAM's bytes per core cycle on machine `m`.
 pub fn dram_bytes_per_cycle(m: &Machine) -> f64 {
-    m.dram_gbps * 1e3 / m.clock_mhz
+    m.dram_bytes_per_cycle()
 }
 
 #[cfg(test)]
@@ -170,13 +170,8 @@ mod tests {
             let mut m = Machine::fermi();
             m.set_all(&study.sets(&Point::Vgiw { replica_threads: t }))
                 .unwrap();
-            assert_eq!(
-                m,
-                Machine {
-                    vgiw_replica_threads: t,
-                    ..Machine::vgiw()
-                }
-            );
+            let replica_threads = format!("vgiw_replica_threads={t}");
+            assert_eq!(m, Machine::vgiw().with(&[replica_threads]).unwrap());
         }
         assert_eq!(preset_sets(&m, &m), Vec::<String>::new());
     }

@@ -784,7 +784,7 @@ impl<'a> VgiwPage<'a> {
              weft's `vgiw_reconfig` is {} cycles:\n\n",
             paper::RECONFIGURATION_CYCLES,
             100.0 * paper::RECONFIGURATION_SHARE,
-            self.vgiw_machine().vgiw_reconfig
+            self.vgiw_machine().keys().vgiw_reconfig
         );
         md += &table(
             &[
@@ -887,7 +887,7 @@ impl<'a> VgiwPage<'a> {
     /// Beside the paper: the energy efficiency at each level, and the LVC's spills.
     fn beside_energy(&self) -> String {
         // The LVC's working set: live values x threads of a tile x 4 bytes.
-        let lvc_bytes = u64::from(self.vgiw_machine().lvc_kb) * 1024;
+        let lvc_bytes = u64::from(self.vgiw_machine().keys().lvc_kb) * 1024;
         let spilling: Vec<String> = self
             .ks
             .iter()

@@ -191,36 +191,38 @@ pub struct MemorySystem {
 }
 
 impl MemorySystem {
-    pub fn new(m: &Machine) -> MemorySystem {
-        let cores = m.cores as usize;
+    /// The memory system of `cores` cores of machine `machine`.
+    pub fn new(machine: &Machine, cores: usize) -> MemorySystem {
+        let (l1, l2, m) = (machine.l1(), machine.l2(), machine.dram());
+        let line = l1.cache.line;
         MemorySystem {
-            line_bytes: m.l1_line,
-            l1_latency: u64::from(m.l1_latency),
-            l1: vec![Cache::new(m.l1_kb, m.l1_ways, m.l1_line); cores],
+            line_bytes: line,
+            l1_latency: u64::from(l1.cache.latency),
+            l1: vec![Cache::new(l1.cache.kb, l1.cache.ways, line); cores],
             dirty: vec![Default::default(); cores],
             mshrs: vec![HashMap::new(); cores],
-            mshr_limit: m.l1_mshrs as usize,
-            merge_limit: m.l1_mshr_merge as usize,
-            l2: (m.l2_kb > 0).then(|| Cache::new(m.l2_kb, m.l2_ways, m.l1_line)),
-            l2_latency: u64::from(m.l2_latency),
-            banks: (0..m.dram_banks as usize)
+            mshr_limit: l1.mshrs as usize,
+            merge_limit: l1.mshr_merge as usize,
+            l2: l2.present().then(|| Cache::new(l2.kb, l2.ways, line)),
+            l2_latency: u64::from(l2.latency),
+            banks: (0..m.banks as usize)
                 .map(|b| Bank {
-                    channel: b / (m.dram_banks / m.dram_channels) as usize,
+                    channel: b / (m.banks / m.channels) as usize,
                     queue: VecDeque::new(),
                     open_row: None,
                     free_at: 0,
                 })
                 .collect(),
-            channels: vec![Channel::default(); m.dram_channels as usize],
-            queue_limit: match m.dram_queue {
+            channels: vec![Channel::default(); m.channels as usize],
+            queue_limit: match m.queue {
                 0 => usize::MAX,
                 q => q as usize,
             },
-            lines_per_row: m.dram_row_bytes / m.l1_line,
-            row_hit: u64::from(m.dram_row_hit),
-            row_switch: u64::from(m.dram_row_conflict - m.dram_row_hit),
-            scheduler: m.dram_scheduler,
-            bytes_per_cycle: m.dram_bytes_per_cycle() / f64::from(m.dram_channels),
+            lines_per_row: m.row_bytes / line,
+            row_hit: u64::from(m.row_hit),
+            row_switch: u64::from(m.row_conflict - m.row_hit),
+            scheduler: m.scheduler,
+            bytes_per_cycle: machine.dram_bytes_per_cycle() / f64::from(m.channels),
             completions: BinaryHeap::new(),
             l1_stats: CacheStats::default(),
             l2_stats: CacheStats::default(),
@@ -553,6 +555,12 @@ mod tests {
         m
     }
 
+    /// The memory system of the `lwm` machine with `set`.
+    fn memory(set: &[&str]) -> MemorySystem {
+        let m = machine(set);
+        MemorySystem::new(&m, m.core().cores as usize)
+    }
+
     /// Runs until the load of `line` by warp 0 of core 0 completes; its cycle.
     fn wait(mem: &mut MemorySystem, mut now: u64) -> u64 {
         let mut done = vec![];
@@ -567,7 +575,7 @@ mod tests {
 
     #[test]
     fn a_miss_takes_the_row_latency_then_hits() {
-        let mut mem = MemorySystem::new(&machine(&[]));
+        let mut mem = memory(&[]);
         assert_eq!(mem.load(0, 10, 5, 0), Probe::Miss);
         // The first access to a bank opens its row: a conflict (no row open).
         assert_eq!(wait(&mut mem, 10), 10 + 1 + 300);
@@ -581,7 +589,7 @@ mod tests {
 
     #[test]
     fn misses_to_one_line_merge_and_a_full_table_refuses() {
-        let mut mem = MemorySystem::new(&machine(&["l1_mshrs=2", "l1_mshr_merge=2"]));
+        let mut mem = memory(&["l1_mshrs=2", "l1_mshr_merge=2"]);
         assert_eq!(mem.load(0, 0, 1, 0), Probe::Miss);
         assert_eq!(mem.load(0, 0, 1, 1), Probe::Miss);
         assert_eq!(mem.load(0, 0, 1, 2), Probe::Full, "merge limit");
@@ -602,7 +610,7 @@ mod tests {
 
     #[test]
     fn a_write_moves_only_the_bursts_it_fills() {
-        let mut mem = MemorySystem::new(&machine(&[]));
+        let mut mem = memory(&[]);
         mem.store(0, 0, 1, 4);
         mem.store(0, 0, 2, 40);
         mem.store(0, 0, 3, 128);
@@ -617,7 +625,7 @@ mod tests {
     #[test]
     fn a_write_back_l1_allocates_on_a_store_and_writes_dirty_lines_back_once() {
         // 1 KB 2-way L1 of 128-byte lines: 4 sets; lines 0, 4, 8 share set 0.
-        let mut mem = MemorySystem::new(&machine(&["l1_kb=1", "l1_ways=2"]));
+        let mut mem = memory(&["l1_kb=1", "l1_ways=2"]);
         assert_eq!(mem.store_allocate(0, 0, 0, 7), Probe::Miss, "fetched first");
         assert_eq!(drain(&mut mem), [(7, 301)]);
         assert_eq!(mem.store_allocate(0, 400, 0, 8), Probe::Hit { at: 401 });
@@ -653,7 +661,7 @@ mod tests {
     #[test]
     fn fr_fcfs_serves_the_row_hit_first() {
         for (sched, first) in [("fcfs", 1u32), ("fr-fcfs", 2)] {
-            let mut mem = MemorySystem::new(&machine(&[&format!("dram_scheduler={sched}")]));
+            let mut mem = memory(&[&format!("dram_scheduler={sched}")]);
             // Line 0 opens row 0 of bank 0; line 256 is row 1 of bank 0 (32 lines per
             // row, 8 banks); line 1 is row 0 again.
             mem.load(0, 0, 0, 0);
@@ -671,7 +679,7 @@ mod tests {
     #[test]
     fn the_bus_spaces_completions_by_the_bandwidth() {
         // 128 B lines at 8 bytes per cycle: 16 cycles per line.
-        let mut mem = MemorySystem::new(&machine(&["dram_gbps=12", "clock_mhz=1500"]));
+        let mut mem = memory(&["dram_gbps=12", "clock_mhz=1500"]);
         for line in 0..8 {
             // One row per bank: 8 lines in 8 banks, all row conflicts started at once.
             mem.load(0, 0, line * 32, line);
@@ -701,7 +709,7 @@ mod tests {
     #[test]
     fn consecutive_256_byte_blocks_go_to_consecutive_channels() {
         // 128-byte lines: two per block; 2 channels of 4 banks, 32 lines per row.
-        let mem = MemorySystem::new(&machine(&["dram_channels=2", "dram_banks=8"]));
+        let mem = memory(&["dram_channels=2", "dram_banks=8"]);
         // (line, bank over all channels, row)
         let want = [
             (0, 0, 0),
@@ -719,7 +727,7 @@ mod tests {
         assert_eq!(mem.bank_of(64), (1, 0));
         assert_eq!(mem.bank_of(256), (0, 1));
         // One channel: the layout of old, a row of 32 lines per bank.
-        let one = MemorySystem::new(&machine(&[]));
+        let one = memory(&[]);
         assert_eq!(
             (one.bank_of(31), one.bank_of(32), one.bank_of(256)),
             ((0, 0), (1, 0), (0, 1))
@@ -731,12 +739,12 @@ mod tests {
         // 0.2 bytes per cycle in all: a 128-byte line takes 640 cycles on one bus, 1280
         // on each of two half-speed buses, far more than the 300-cycle row latency.
         let slow = ["dram_gbps=0.3", "clock_mhz=1500"];
-        let mut one = MemorySystem::new(&machine(&slow));
+        let mut one = memory(&slow);
         one.load(0, 0, 0, 0);
         one.load(0, 0, 32, 1); // another bank, the same bus
         assert_eq!(drain(&mut one), [(0, 640), (1, 1280)]);
         let two: Vec<&str> = slow.iter().copied().chain(["dram_channels=2"]).collect();
-        let mut two = MemorySystem::new(&machine(&two));
+        let mut two = memory(&two);
         two.load(0, 0, 0, 0);
         two.load(0, 0, 2, 1); // the other channel
         assert_eq!(drain(&mut two), [(0, 1280), (1, 1280)]);
@@ -749,7 +757,7 @@ mod tests {
         // bank picks, so line 256 goes first.
         for (queue, order) in [(0, [0, 2, 1]), (1, [0, 1, 2])] {
             let queue_key = format!("dram_queue={queue}");
-            let mut mem = MemorySystem::new(&machine(&["dram_scheduler=fr-fcfs", &queue_key]));
+            let mut mem = memory(&["dram_scheduler=fr-fcfs", &queue_key]);
             mem.load(0, 0, 0, 0);
             mem.load(0, 0, 256, 1);
             mem.load(0, 0, 1, 2);

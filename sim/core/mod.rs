@@ -10,9 +10,12 @@
 //!   [`uniformity`]: which branches every thread of a CTA takes the same way;
 //! - [`dataflow`]: the kernel lowered to VGIW basic-block dataflow graphs, and their
 //!   functional interpreter;
-//! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`);
+//! - [`machine`]: the parameters of the modelled GPU (presets, TOML, `--set`), loaded
+//!   and checked once;
 //! - [`simt`]: the cycle-level SIMT core; [`memory`]: the L1, L2 and DRAM behind it;
-//!   [`trace`]: its per-cycle state as a VCD.
+//!   [`trace`]: its per-cycle state as a VCD;
+//! - [`timed`]: a kernel on the machine's timing model (the SIMT core or the VGIW
+//!   engine), the one place that picks it.
 #[cfg(test)]
 pub(crate) mod asm;
 pub mod cfg;
@@ -24,5 +27,6 @@ pub mod machine;
 pub mod memory;
 pub mod simt;
 pub mod thread;
+pub mod timed;
 pub mod trace;
 pub mod uniformity;

@@ -108,12 +108,12 @@ impl Class {
     /// The machine's units of the class.
     pub fn units(self, m: &Machine) -> u32 {
         match self {
-            Class::Alu => m.vgiw_alu_units,
-            Class::Special => m.vgiw_special_units,
-            Class::LiveValue => m.vgiw_lv_units,
-            Class::LoadStore => m.vgiw_ldst_units,
-            Class::SplitJoin => m.vgiw_split_join_units,
-            Class::Cvu => m.vgiw_cvus,
+            Class::Alu => m.vgiw_engine().alu_units,
+            Class::Special => m.vgiw_engine().special_units,
+            Class::LiveValue => m.vgiw_engine().lv_units,
+            Class::LoadStore => m.vgiw_engine().ldst_units,
+            Class::SplitJoin => m.vgiw_engine().split_join_units,
+            Class::Cvu => m.vgiw_engine().cvus,
         }
     }
 }
@@ -363,11 +363,11 @@ impl Stats {
 /// or with 0 the VGIW paper's §3.2 rule, the control vector table's bits over the
 /// blocks (at least one thread; the launch rounds it to whole CTAs).
 pub fn tile(m: &Machine, blocks: usize) -> u32 {
-    if m.vgiw_tile > 0 {
-        return m.vgiw_tile;
+    if m.vgiw_engine().tile > 0 {
+        return m.vgiw_engine().tile;
     }
     let blocks = u32::try_from(blocks.max(1)).unwrap_or(u32::MAX);
-    (m.vgiw_cvt_bits / blocks).max(1)
+    (m.vgiw_engine().cvt_bits / blocks).max(1)
 }
 
 /// A timed VGIW run's result.
@@ -411,8 +411,8 @@ impl Timed {
         let latency = class
             .iter()
             .map(|c| match c {
-                Some(Class::Alu) => u64::from(m.vgiw_alu_latency),
-                Some(Class::Special) => u64::from(m.vgiw_special_latency),
+                Some(Class::Alu) => u64::from(m.vgiw_engine().alu_latency),
+                Some(Class::Special) => u64::from(m.vgiw_engine().special_latency),
                 _ => 0,
             })
             .collect();
@@ -542,7 +542,7 @@ impl Engine<'_> {
             p
         };
         self.configured = Some(b);
-        let reconfig = reconfigurations * u64::from(self.m.vgiw_reconfig);
+        let reconfig = reconfigurations * u64::from(self.m.vgiw_engine().reconfig);
         self.stats.reconfigurations += reconfigurations;
         self.stats.reconfiguration_cycles += reconfig;
         self.stats.block_executions += 1;
@@ -579,7 +579,7 @@ impl Engine<'_> {
             end: start,
         };
         let r = shape.replicas as usize;
-        let in_flight = r * self.m.vgiw_replica_threads as usize;
+        let in_flight = r * self.m.vgiw_engine().replica_threads as usize;
         for k in 0..n.min(in_flight) {
             v.events
                 .push(Reverse((self.slot(&v, &shape, k), Event::Inject(k))));
@@ -720,10 +720,10 @@ impl Engine<'_> {
                 let tid = v.run.tids[k];
                 self.stats.lvc_reads += 1;
                 let line = lvc_line(reg, tid, self.tile.div_ceil(32));
-                let mut latency = u64::from(self.m.lvc_latency);
+                let mut latency = u64::from(self.m.vgiw_engine().lvc_latency);
                 if !self.lvc.touch(line) {
                     self.stats.lvc_read_misses += 1;
-                    latency += u64::from(self.m.l2_latency);
+                    latency += u64::from(self.m.l2().latency);
                     if self.lvc.fill(line).is_some() {
                         self.stats.lvc_spills += 1;
                     }
@@ -816,11 +816,11 @@ impl Engine<'_> {
         match a.place {
             Place::Private => {
                 self.stats.private_accesses += 1;
-                self.done(v, k, i, now + u64::from(self.m.private_latency));
+                self.done(v, k, i, now + u64::from(self.m.core().private_latency));
             }
             Place::Shared => {
                 self.stats.shared_accesses += 1;
-                self.done(v, k, i, now + u64::from(self.m.shared_latency));
+                self.done(v, k, i, now + u64::from(self.m.core().shared_latency));
             }
             Place::Global => {
                 let bank = (a.addr / 4) as usize % self.bank_free.len();
@@ -881,17 +881,14 @@ pub fn run(
     machine: &Machine,
     limit: u64,
 ) -> Result<EngineRun, String> {
-    machine.check()?;
-    if machine.timing != Timing::Vgiw {
+    if machine.timing() != Timing::Vgiw {
         return Err(format!(
             "the VGIW engine runs a machine with timing = vgiw (this one has timing = {})",
-            machine.timing.name()
+            machine.timing().name()
         ));
     }
     let lowered: Program = lower::lower(&program)?;
     let tile = tile(machine, lowered.blocks.len());
-    let mut one_core = machine.clone();
-    one_core.cores = 1;
     let mut engine = Engine {
         m: machine,
         blocks: lowered
@@ -899,9 +896,10 @@ pub fn run(
             .iter()
             .map(|b| Timed::new(b, machine))
             .collect(),
-        memory: MemorySystem::new(&one_core),
-        lvc: Cache::new(machine.lvc_kb, 4, 128),
-        bank_free: vec![0; machine.l1_banks as usize],
+        // One core: the fabric.
+        memory: MemorySystem::new(machine, 1),
+        lvc: Cache::new(machine.vgiw_engine().lvc_kb, 4, 128),
+        bank_free: vec![0; machine.l1().banks as usize],
         configured: None,
         tile,
         now: 0,

@@ -81,11 +81,12 @@ pub struct Core {
 }
 
 impl Core {
-    pub fn new(id: usize, m: &Machine, two_level_always: bool) -> Core {
+    pub fn new(id: usize, machine: &Machine, two_level_always: bool) -> Core {
+        let m = machine.core();
         let warps = m.warps as usize;
         let lanes = m.lanes as usize;
         let rows = (m.warp_size / m.lanes) as usize;
-        let policy = divergence::build(m);
+        let policy = divergence::build(machine);
         let policy_rows = policy.rows();
         Core {
             id,
@@ -97,7 +98,7 @@ impl Core {
             slots: (0..warps * m.warp_size as usize)
                 .map(|_| Slot::default())
                 .collect(),
-            scheduler: Scheduler::new(m, two_level_always),
+            scheduler: Scheduler::new(machine, two_level_always),
             policy,
             busy_until: 0,
             ctas: 0,

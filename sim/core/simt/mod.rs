@@ -66,11 +66,11 @@ pub use stats::{Stalls, Stats};
 
 use crate::core::functional::{run_setup, Launch, Program};
 use crate::core::image::Image;
-use crate::core::machine::Machine;
+use crate::core::machine::{Machine, Timing};
 use crate::core::memory::MemorySystem;
 use crate::core::trace::{Issue, Sample, Trace};
 use core::{Core, Shared};
-use divergence::dom::Activity;
+use divergence::Activity;
 use kernel::Kernel;
 use stats::Counts;
 use std::time::{Duration, Instant};
@@ -104,28 +104,34 @@ pub fn run(
     machine: &Machine,
     options: Options,
 ) -> Result<TimedRun, String> {
-    machine.check()?;
+    if machine.timing() != Timing::Simt {
+        return Err(format!(
+            "the SIMT core runs a machine with timing = simt (this one has timing = {})",
+            machine.timing().name()
+        ));
+    }
     let kernel = Kernel::new(&program)?;
-    let ws = machine.warp_size;
+    let core = machine.core();
+    let ws = core.warp_size;
     let need = launch.cta.div_ceil(ws);
-    if need > machine.warps {
+    if need > core.warps {
         return Err(format!(
             "a CTA of {} threads needs {need} warps of {ws}; the core has {}",
-            launch.cta, machine.warps
+            launch.cta, core.warps
         ));
     }
     divergence::check_launch(machine, launch.cta)?;
     let Program { mut image, code } = program;
     run_setup(&code, &mut image, launch, options.max_instructions)?;
     let timed = Instant::now();
-    let mut memory = MemorySystem::new(machine);
-    let mut cores: Vec<Core> = (0..machine.cores as usize)
+    let mut memory = MemorySystem::new(machine, core.cores as usize);
+    let mut cores: Vec<Core> = (0..core.cores as usize)
         .map(|i| Core::new(i, machine, options.two_level_always))
         .collect();
     for core in &mut cores {
         core.policy.prepare(&kernel)?;
     }
-    let mut counts = Counts::new(machine.lanes);
+    let mut counts = Counts::new(core.lanes);
     let total_ctas = launch.threads / launch.cta;
     let mut next_cta = 0;
     let mut next_core = 0;

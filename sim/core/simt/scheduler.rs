@@ -12,6 +12,7 @@ impl Scheduler {
     /// `two_level_always`: the two-level scheduler even for one fetch group (a check
     /// that the two agree).
     pub fn new(m: &Machine, two_level_always: bool) -> Scheduler {
+        let m = m.core();
         let warps = m.warps as usize;
         if m.fetch_group == m.warps && !two_level_always {
             Scheduler::RoundRobin(RoundRobin::new(warps))

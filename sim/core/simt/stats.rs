@@ -151,7 +151,7 @@ impl Counts {
         memory: &MemorySystem,
         divergence: DivergenceStats,
     ) -> Stats {
-        let core_cycles = cycles * u64::from(m.cores);
+        let core_cycles = cycles * u64::from(m.core().cores);
         let busy: u64 = self.histogram[1..].iter().sum();
         self.histogram[0] = core_cycles - busy;
         let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
@@ -167,7 +167,7 @@ impl Counts {
             ipc: ratio(self.thread_instructions as f64, cycles as f64),
             simd_utilisation: ratio(
                 carried,
-                (self.warp_instructions * u64::from(m.lanes)) as f64,
+                (self.warp_instructions * u64::from(m.core().lanes)) as f64,
             ),
             active_threads_per_warp: ratio(carried, self.warp_instructions as f64),
             idle_cycles: self.histogram[0],

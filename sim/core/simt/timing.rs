@@ -2,7 +2,7 @@
 //! SFU and ALU occupancy, the coalescer's lines and their lookups, and the scoreboard.
 use super::coalescer::Line;
 use super::core::{Core, Shared};
-use super::divergence::dom::Load;
+use super::divergence::Load;
 use super::execute::Access;
 use super::kernel::Step;
 use super::warp::State;
@@ -24,7 +24,7 @@ impl Core {
     /// instructions take the issue slot one after the other; the warp completes with the
     /// last (barrel processing per large warp). Counts what entered the lanes.
     pub(super) fn time(&mut self, w: usize, now: u64, step: &Step, sh: &mut Shared) -> Timed {
-        let m = sh.machine;
+        let m = sh.machine.core();
         let c = &mut *sh.counts;
         let depth = u64::from(m.pipeline_depth);
         let warp = &mut self.warps[w];
@@ -80,7 +80,7 @@ impl Core {
                         (1, start + depth + u64::from(latency) - 1)
                     } else {
                         let lines = self.lines.len() as u64;
-                        let ports = u64::from(m.l1_ports);
+                        let ports = u64::from(sh.machine.l1().ports);
                         let occupancy = lines.div_ceil(ports);
                         c.stalls.memory_serialization += occupancy - 1;
                         // `l1_ports` lines are looked up per cycle, the first

@@ -40,10 +40,10 @@
 //! either, so only threads whose lines arrive during that wait come back one execution
 //! later).
 use super::pdom::Pdom;
-use super::{DivergenceStats, Policy};
+use super::{Activity, DivergenceStats, Load, Policy};
 use crate::core::cfg::Flow;
 use crate::core::isa::Op;
-use crate::core::machine::Machine;
+use crate::core::machine::{divergence as settings, Machine};
 use crate::core::simt::execute::Executed;
 use crate::core::simt::kernel::{Kernel, Step};
 use crate::core::simt::stats::Figures;
@@ -57,35 +57,6 @@ use crate::lib::divergence_stack::DivergenceStack;
 use crate::lwm::sub_warp_unit::Mode;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
-
-/// A global load as the core's lookups found it, per thread of the warp (lanes).
-pub struct Load<'a> {
-    pub pc: u32,
-    /// Threads that executed it.
-    pub exec: u64,
-    /// Threads whose line missed.
-    pub miss: u64,
-    /// The lines that missed, one per miss (each comes back as one arrival).
-    pub missed: &'a [u32],
-    /// Each thread's address (0 for threads without a global access).
-    pub addrs: &'a [u32],
-    /// A line was refused for want of an MSHR: the load blocks.
-    pub refused_line: bool,
-}
-
-/// What the core did in a span of cycles, for the adaptive diff.
-#[derive(Clone, Copy, Debug)]
-pub struct Activity {
-    /// Cycles in the span.
-    pub cycles: u64,
-    /// Whether the core started an instruction in the span's first cycle (none in
-    /// the others).
-    pub started: bool,
-    /// Cycles of the span in which the DRAM bus moved data.
-    pub bus_cycles: u64,
-    /// Whether the core waited on memory (the span's idle cycles count as memory).
-    pub memory_stall: bool,
-}
 
 /// What diverge on miss counted.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -244,30 +215,20 @@ pub struct Dom {
     stats: DomStats,
 }
 
-pub fn check(m: &Machine) -> Result<(), String> {
-    super::pdom::check(m)?;
-    if m.scoreboard {
-        return Err(
-            "divergence = dom with scoreboard = true: diverge on miss runs on barrel processing (its paper's in-order cores); set scoreboard = false"
-                .to_string(),
-        );
-    }
-    Ok(())
-}
-
 impl Dom {
-    pub fn new(m: &Machine) -> Dom {
-        let lanes = m.lanes as usize;
-        let entries = m.dom_mdt_entries as usize;
-        let line_bits = m.l1_line.trailing_zeros() as usize;
-        let period = u64::from(m.dom_period);
+    pub fn new(m: &Machine, settings: &settings::Dom) -> Dom {
+        let lanes = m.core().lanes as usize;
+        let warps = m.core().warps;
+        let entries = settings.mdt_entries as usize;
+        let line_bits = m.l1().cache.line.trailing_zeros() as usize;
+        let period = u64::from(settings.period);
         let share = |x: f64| (x * period as f64).round() as u64;
-        let max_slip = m.dom_max_slip as u8;
+        let max_slip = settings.max_slip as u8;
         Dom {
             pdom: Pdom::new(m),
             lanes,
             line_bits,
-            warps: (0..m.warps)
+            warps: (0..warps)
                 .map(|_| WarpDom {
                     mdt: Mdt::new(entries),
                     mcb: (0..entries)
@@ -278,13 +239,13 @@ impl Dom {
                     forced_wait: false,
                 })
                 .collect(),
-            slip: SlipController::new(lanes, m.warps as usize, max_slip),
-            adaptive: m.dom_adaptive.then(|| {
+            slip: SlipController::new(lanes, warps as usize, max_slip),
+            adaptive: settings.adaptive.then(|| {
                 AdaptiveDiff::new(
                     period,
-                    share(m.dom_idle_max),
-                    share(m.dom_bw_min),
-                    share(m.dom_stall_min),
+                    share(settings.idle_max),
+                    share(settings.bw_min),
+                    share(settings.stall_min),
                 )
             }),
             forced: HashSet::new(),

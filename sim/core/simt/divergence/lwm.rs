@@ -9,7 +9,7 @@
 use super::pdom::Pdom;
 use super::{DivergenceStats, Policy};
 use crate::core::isa::Op;
-use crate::core::machine::Machine;
+use crate::core::machine::{divergence as settings, Machine};
 use crate::core::simt::execute::{bits, Executed};
 use crate::core::simt::kernel::Step;
 use crate::core::simt::stats::Figures;
@@ -47,25 +47,15 @@ pub struct Lwm {
     stats: LwmStats,
 }
 
-pub fn check(m: &Machine) -> Result<(), String> {
-    if m.warp_size / m.lanes > 64 {
-        return Err(format!(
-            "warp_size = {}: a large warp has at most 64 rows of {} lanes",
-            m.warp_size, m.lanes
-        ));
-    }
-    Ok(())
-}
-
 impl Lwm {
-    pub fn new(m: &Machine) -> Lwm {
-        let lanes = m.lanes as usize;
-        let rows = (m.warp_size / m.lanes) as usize;
+    pub fn new(m: &Machine, settings: &settings::Lwm) -> Lwm {
+        let lanes = m.core().lanes as usize;
+        let rows = m.core().rows() as usize;
         Lwm {
             pdom: Pdom::new(m),
             rows,
-            memory_opt: m.lwm_memory_opt,
-            jump_opt: m.lwm_jump_opt,
+            memory_opt: settings.memory_opt,
+            jump_opt: settings.jump_opt,
             unit: SubWarpUnit::new(lanes, rows),
             buffers: BranchBuffers::new(lanes, rows),
             stats: LwmStats::default(),
@@ -151,23 +141,5 @@ impl Policy for Lwm {
 
     fn stats(&self) -> DivergenceStats {
         DivergenceStats::Lwm(self.stats.clone())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_large_warp_needs_at_most_64_rows() {
-        let mut m = Machine::lwm();
-        m.divergence = crate::core::machine::Divergence::Lwm;
-        m.warp_size = m.lanes * 65;
-        assert!(check(&m).unwrap_err().contains("at most 64 rows"));
-        m.warp_size = m.lanes * 64;
-        assert!(check(&m).is_ok());
-        assert!(super::super::pdom::check(&m)
-            .unwrap_err()
-            .contains("divergence = lwm"));
     }
 }

@@ -19,8 +19,8 @@
 //! a warp owes its CTA once its instruction has completed), [`Policy::load`] (what a
 //! global load's lookups found, per thread), [`Policy::fill`] and [`Policy::waits`]
 //! (lines the policy waits for, and a warp that waits for it), [`Policy::tick`] (the
-//! core's activity, cycle by cycle), [`Policy::stats`] (its own counters). The one `match` on `divergence` is [`build`]; each policy checks its own
-//! machine keys ([`check`]).
+//! core's activity, cycle by cycle), [`Policy::stats`] (its own counters). The one `match` on the machine's [`Divergence`] is [`build`]; each
+//! policy's settings are checked with the machine (`core/machine/divergence.rs`).
 pub mod dom;
 pub mod lwm;
 pub mod pdom;
@@ -31,6 +31,7 @@ mod tests;
 use super::execute::Executed;
 use super::kernel::{Kernel, Step};
 use super::stats::Figures;
+use crate::capri::capri_decision::Policy as Scheme;
 use crate::core::machine::{Divergence, Machine};
 use crate::lib::column_compactor::Group;
 use crate::lwm::sub_warp_unit::Mode;
@@ -47,6 +48,35 @@ pub enum Change {
     Parked(usize),
     /// Slot `w`'s CTA has finished: every thread returned.
     Done(usize),
+}
+
+/// A global load as the core's lookups found it, per thread of the warp (lanes).
+pub struct Load<'a> {
+    pub pc: u32,
+    /// Threads that executed it.
+    pub exec: u64,
+    /// Threads whose line missed.
+    pub miss: u64,
+    /// The lines that missed, one per miss (each comes back as one arrival).
+    pub missed: &'a [u32],
+    /// Each thread's address (0 for threads without a global access).
+    pub addrs: &'a [u32],
+    /// A line was refused for want of an MSHR: the load blocks.
+    pub refused_line: bool,
+}
+
+/// What the core did in a span of cycles (diverge on miss's adaptive diff reads it).
+#[derive(Clone, Copy, Debug)]
+pub struct Activity {
+    /// Cycles in the span.
+    pub cycles: u64,
+    /// Whether the core started an instruction in the span's first cycle (none in
+    /// the others).
+    pub started: bool,
+    /// Cycles of the span in which the DRAM bus moved data.
+    pub bus_cycles: u64,
+    /// Whether the core waited on memory (the span's idle cycles count as memory).
+    pub memory_stall: bool,
 }
 
 pub trait Policy {
@@ -104,7 +134,7 @@ pub trait Policy {
     /// without the threads that missed (they wait in the policy, which then receives
     /// their lines' arrivals through [`Policy::fill`]); `false` blocks the warp until
     /// every line is in.
-    fn load(&mut self, _w: usize, _load: &dom::Load) -> bool {
+    fn load(&mut self, _w: usize, _load: &Load) -> bool {
         false
     }
     /// A line warp `w` asked for has arrived: whether it was the policy's.
@@ -116,7 +146,7 @@ pub trait Policy {
         false
     }
     /// The core's activity over a span of cycles.
-    fn tick(&mut self, _activity: dom::Activity) {}
+    fn tick(&mut self, _activity: Activity) {}
     /// What the policy counted.
     fn stats(&self) -> DivergenceStats;
 }
@@ -164,30 +194,22 @@ impl DivergenceStats {
     }
 }
 
-/// The machine's policy for a core of `m.warps` warp slots.
+/// The machine's policy for a core of `m`'s warp slots.
 pub fn build(m: &Machine) -> Box<dyn Policy> {
-    match m.divergence {
+    match m.divergence() {
         Divergence::Pdom => Box::new(pdom::Pdom::new(m)),
-        Divergence::Lwm => Box::new(lwm::Lwm::new(m)),
-        Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => Box::new(tbc::Tbc::new(m)),
-        Divergence::Dom => Box::new(dom::Dom::new(m)),
+        Divergence::Lwm(settings) => Box::new(lwm::Lwm::new(m, settings)),
+        Divergence::Tbc => Box::new(tbc::Tbc::new(m, Scheme::Tbc, None)),
+        Divergence::TbcPlus => Box::new(tbc::Tbc::new(m, Scheme::TbcPlus, None)),
+        Divergence::Capri(capt) => Box::new(tbc::Tbc::new(m, Scheme::Capri, Some(capt))),
+        Divergence::Dom(settings) => Box::new(dom::Dom::new(m, settings)),
     }
 }
 
 /// Refuses a launch the policy cannot run.
 pub fn check_launch(m: &Machine, cta: u32) -> Result<(), String> {
-    match m.divergence {
-        Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => tbc::check_launch(m, cta),
-        _ => Ok(()),
+    if m.divergence().compacts() {
+        tbc::check_launch(m, cta)?;
     }
-}
-
-/// Refuses a machine the policy cannot run.
-pub fn check(m: &Machine) -> Result<(), String> {
-    match m.divergence {
-        Divergence::Pdom => pdom::check(m),
-        Divergence::Lwm => lwm::check(m),
-        Divergence::Tbc | Divergence::TbcPlus | Divergence::Capri => tbc::check(m),
-        Divergence::Dom => dom::check(m),
-    }
+    Ok(())
 }

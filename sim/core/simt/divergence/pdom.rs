@@ -16,23 +16,14 @@ pub struct Pdom {
     pub(super) stacks: Vec<DivergenceStack<Vec<u64>>>,
 }
 
-pub fn check(m: &Machine) -> Result<(), String> {
-    if m.warp_size != m.lanes {
-        return Err(format!(
-            "warp_size = {} with divergence = pdom: a PDOM warp is one row of {} lanes (larger warps need divergence = lwm)",
-            m.warp_size, m.lanes
-        ));
-    }
-    Ok(())
-}
-
 impl Pdom {
     pub fn new(m: &Machine) -> Pdom {
-        let lanes = m.lanes as usize;
+        let core = m.core();
+        let lanes = core.lanes as usize;
         Pdom {
             lanes,
-            stacks: (0..m.warps)
-                .map(|_| DivergenceStack::new(lanes, m.stack_entries as usize))
+            stacks: (0..core.warps)
+                .map(|_| DivergenceStack::new(lanes, core.stack_entries as usize))
                 .collect(),
         }
     }

@@ -48,7 +48,8 @@ use crate::capri::capt::{Capt, History, Op as CaptOp};
 use crate::capri::tbc_stack::{Event, TbcStack};
 use crate::capri::warp_compaction_unit::WarpCompactionUnit;
 use crate::core::cfg::Flow;
-use crate::core::machine::{CaptHistory, Divergence, Machine};
+use crate::core::machine::divergence::Capt as CaptSettings;
+use crate::core::machine::{CaptHistory, Machine};
 use crate::core::simt::execute::{bits, Executed};
 use crate::core::simt::kernel::{Kernel, Step};
 use crate::core::simt::stats::Figures;
@@ -249,34 +250,12 @@ impl TbcStats {
     }
 }
 
-pub fn check(m: &Machine) -> Result<(), String> {
-    let name = m.divergence.name();
-    if m.warp_size != m.lanes {
-        return Err(format!(
-            "warp_size = {} with divergence = {name}: a warp is one row of {} lanes",
-            m.warp_size, m.lanes
-        ));
-    }
-    if m.scoreboard {
-        return Err(format!(
-            "scoreboard = true with divergence = {name}: warps are formed anew from threads whose loads may be in flight; thread block compaction runs with barrel processing"
-        ));
-    }
-    if m.capt_entries > 4096 {
-        return Err(format!(
-            "capt_entries = {}: at most 4096 (0 = one per branch of the kernel)",
-            m.capt_entries
-        ));
-    }
-    Ok(())
-}
-
 pub fn check_launch(m: &Machine, cta: u32) -> Result<(), String> {
-    if cta < m.warp_size {
+    if cta < m.core().warp_size {
         return Err(format!(
             "CTAs of {cta} threads with divergence = {}: a CTA-wide stack needs CTAs of at least one warp ({} threads)",
-            m.divergence.name(),
-            m.warp_size
+            m.divergence().name(),
+            m.core().warp_size
         ));
     }
     Ok(())
@@ -371,20 +350,19 @@ fn overlaps(a: &[u64], b: &[u64]) -> bool {
 }
 
 impl Tbc {
-    pub fn new(m: &Machine) -> Tbc {
-        let warps = m.warps as usize;
-        let lanes = m.lanes as usize;
-        let scheme = match m.divergence {
-            Divergence::Tbc => Scheme::Tbc,
-            Divergence::TbcPlus => Scheme::TbcPlus,
-            _ => Scheme::Capri,
-        };
+    /// A TBC, TBC+ or CAPRI (with its `capt`) policy for `m`'s warp slots.
+    pub fn new(m: &Machine, scheme: Scheme, capt: Option<&CaptSettings>) -> Tbc {
+        // TBC and TBC+ have no CAPT (the scheme never reads it).
+        let (capt_entries, capt_history) =
+            capt.map_or((0, CaptHistory::Latest), |c| (c.entries, c.history));
+        let warps = m.core().warps as usize;
+        let lanes = m.core().lanes as usize;
         Tbc {
             scheme,
             lanes,
-            depth: m.stack_entries as usize,
-            capt_entries: m.capt_entries,
-            capt_history: match m.capt_history {
+            depth: m.core().stack_entries as usize,
+            capt_entries,
+            capt_history: match capt_history {
                 CaptHistory::Latest => History::Latest,
                 CaptHistory::Sticky => History::Sticky,
                 CaptHistory::Counter2 => History::Counter2,
@@ -401,7 +379,7 @@ impl Tbc {
             due: 0,
             changes: vec![],
             stats: TbcStats {
-                scheme: m.divergence.name().into(),
+                scheme: m.divergence().name().into(),
                 ..TbcStats::default()
             },
         }

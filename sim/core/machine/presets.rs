@@ -1,0 +1,302 @@
+//! The named machines: each paper's machine as the keys it sets (docs/core.md §3), every
+//! value with its source.
+use super::keys::{CaptHistory, DramScheduler, Keys, Mechanism, Timing};
+
+impl Keys {
+    /// The LWM paper's baseline (its Table 1 and §2, §6.3): one core, 32 lanes, 32 warps
+    /// of 32 threads, barrel processing in a 7-stage pipeline, round-robin fetch; a 32 KB
+    /// 4-way L1 with 128-byte lines and single-cycle hits; DRAM of 8 banks, 4 KB rows,
+    /// 100-cycle row hits, 300-cycle row conflicts, open-row FCFS, 128 GB/s.
+    ///
+    /// What the paper leaves open, chosen here: a 1.5 GHz clock (the shader clock of its
+    /// contemporaries, so 128 GB/s is 85.3 bytes per cycle); 8 SFU lanes (a quarter of the
+    /// lanes, as GT200's 2 SFUs per 8 SPs; the paper says only "fewer complex FUs") with 8
+    /// extra cycles; 32 MSHRs merging up to 32 requests; no L2; CTA-shared memory
+    /// (which the paper does not model) on chip with the L1's 1-cycle latency, banked
+    /// without conflicts.
+    pub fn lwm() -> Keys {
+        Keys {
+            cores: 1,
+            lanes: 32,
+            warps: 32,
+            warp_size: 32,
+            fetch_group: 32,
+            sticky_cta: false,
+            max_ctas: 0,
+            divergence: Mechanism::Pdom,
+            lwm_memory_opt: true,
+            lwm_jump_opt: true,
+            stack_entries: 64,
+            capt_entries: 32,
+            capt_history: CaptHistory::Latest,
+            scoreboard: false,
+            pipeline_depth: 7,
+            sfu_lanes: 8,
+            sfu_latency: 8,
+            private_latency: 1,
+            // The paper gives no shared memory; on chip like its L1, so its latency.
+            shared_latency: 1,
+            l1_kb: 32,
+            l1_ways: 4,
+            l1_line: 128,
+            l1_latency: 1,
+            l1_ports: 1,
+            l1_mshrs: 32,
+            l1_mshr_merge: 32,
+            l2_kb: 0,
+            l2_ways: 8,
+            l2_latency: 20,
+            dram_channels: 1,
+            dram_banks: 8,
+            dram_queue: 0,
+            dram_row_bytes: 4096,
+            dram_row_hit: 100,
+            dram_row_conflict: 300,
+            dram_scheduler: DramScheduler::Fcfs,
+            dram_gbps: 128.0,
+            clock_mhz: 1500.0,
+            // Diverge on miss (divergence = dom): the DoM paper's Table 1 (M = 2) and
+            // the slip presets of its hardware (max-slip 8 after reset; 100 000-cycle
+            // periods, §5.2); the thresholds are not in the paper: 1% idle cycles is
+            // ALU bound, half the cycles moving data bandwidth bound, a quarter of them
+            // waiting on memory latency bound.
+            dom_mdt_entries: 2,
+            dom_max_slip: 8,
+            dom_adaptive: true,
+            dom_period: 100_000,
+            dom_idle_max: 0.01,
+            dom_bw_min: 0.5,
+            dom_stall_min: 0.25,
+            // The VGIW engine's keys (used only with timing = vgiw): the vgiw preset's.
+            timing: Timing::Simt,
+            l1_banks: 32,
+            vgiw_alu_units: 32,
+            vgiw_special_units: 12,
+            vgiw_lv_units: 16,
+            vgiw_ldst_units: 16,
+            vgiw_split_join_units: 16,
+            vgiw_cvus: 16,
+            vgiw_reconfig: 34,
+            vgiw_alu_latency: 4,
+            vgiw_special_latency: 10,
+            vgiw_replica_threads: 64,
+            vgiw_tile: 0,
+            vgiw_cvt_bits: 32 * 1024,
+            lvc_kb: 64,
+            lvc_latency: 4,
+        }
+    }
+
+    /// The CAPRI paper's machine (its Table 1 and §4), baseline WPDOM: 30 cores of 1024
+    /// threads (32 warps of 32, SIMD width 32), sticky round robin by CTA, a 32 KB 8-way
+    /// L1 and a 1 MB 64-way L2 with 64-byte lines, 8 DRAM channels with FR-FCFS and
+    /// 32-request queues.
+    ///
+    /// What the paper leaves open, from GPGPU-Sim's Quadro FX5800 configuration (the card
+    /// the paper's simulator matches): a 325 MHz core clock; 8 CTAs per core
+    /// (`-gpgpu_shader_cta 8`); 8 channels of two 4-byte GDDR3 chips at 800 MHz DDR
+    /// (102.4 GB/s) with 8 banks each (64 banks), 2 KB rows. Chosen here: barrel
+    /// processing in 7 stages (GPGPU-Sim 2.x issues a warp again when its instruction
+    /// has left the pipeline), 64 stack entries, 8 SFU lanes with 8 extra cycles (as
+    /// `lwm`), 1-cycle shared memory (as `lwm`), 1-cycle L1 and 30-cycle L2 hits, 32 MSHRs merging 8 requests, 100-cycle
+    /// row hits and 110-cycle row conflicts (about GT200's 440 shader-cycle load latency
+    /// at the core clock, and tRP + tRCD of 22 DRAM cycles).
+    pub fn capri() -> Keys {
+        Keys {
+            cores: 30,
+            lanes: 32,
+            warps: 32,
+            warp_size: 32,
+            fetch_group: 32,
+            sticky_cta: true,
+            max_ctas: 8,
+            divergence: Mechanism::Pdom,
+            lwm_memory_opt: false,
+            lwm_jump_opt: false,
+            stack_entries: 64,
+            capt_entries: 32,
+            capt_history: CaptHistory::Latest,
+            scoreboard: false,
+            pipeline_depth: 7,
+            sfu_lanes: 8,
+            sfu_latency: 8,
+            private_latency: 1,
+            shared_latency: 1,
+            l1_kb: 32,
+            l1_ways: 8,
+            l1_line: 64,
+            l1_latency: 1,
+            l1_ports: 1,
+            l1_mshrs: 32,
+            l1_mshr_merge: 8,
+            l2_kb: 1024,
+            l2_ways: 64,
+            l2_latency: 30,
+            dram_channels: 8,
+            dram_banks: 64,
+            dram_queue: 32,
+            dram_row_bytes: 2048,
+            dram_row_hit: 100,
+            dram_row_conflict: 110,
+            dram_scheduler: DramScheduler::FrFcfs,
+            dram_gbps: 102.4,
+            clock_mhz: 325.0,
+            ..Keys::lwm()
+        }
+    }
+
+    /// The DoM paper's machine (its §7.1-7.2), baseline blocking (`divergence = pdom`;
+    /// `divergence = dom` turns diverge on miss on): one of its 32 cores, 32 lanes, one
+    /// warp (the eval sets `warps` = `fetch_group` = 1..16: plain round robin), a CPI of
+    /// one for every instruction (`pipeline_depth = 1`, SFU as wide as the lanes, no extra
+    /// latency), a 32 KB 4-way L1 with 32-byte lines, 500-cycle memory and the core's
+    /// fair share of the chip's 256 GB/s at 2 GHz (8 GB/s: 4 bytes per cycle, a line per
+    /// 8 cycles), outstanding misses not a limit.
+    ///
+    /// What the paper leaves open, chosen here: every line of a memory instruction
+    /// looked up in one cycle (`l1_ports = 32`: its simulator charges a memory
+    /// instruction one cycle, and its k-means runs at peak with one warp); 1-cycle L1
+    /// hits; memory as one bank whose every access takes 499 cycles plus the L1's 1
+    /// (the bus, not the bank, limits bandwidth); 1024 MSHRs merging 64 requests;
+    /// 128 stack entries (a divergent loop exit takes two); the optional L2 (§8.4,
+    /// `l2_kb = 256`) 16-way with 20-cycle hits.
+    pub fn dom() -> Keys {
+        Keys {
+            cores: 1,
+            warps: 1,
+            fetch_group: 1,
+            stack_entries: 128,
+            pipeline_depth: 1,
+            sfu_lanes: 32,
+            sfu_latency: 0,
+            l1_kb: 32,
+            l1_ways: 4,
+            l1_line: 32,
+            l1_latency: 1,
+            l1_ports: 32,
+            l1_mshrs: 1024,
+            l1_mshr_merge: 64,
+            l2_kb: 0,
+            l2_ways: 16,
+            l2_latency: 20,
+            dram_channels: 1,
+            dram_banks: 1,
+            dram_queue: 0,
+            dram_row_bytes: 2048,
+            dram_row_hit: 499,
+            dram_row_conflict: 499,
+            dram_scheduler: DramScheduler::Fcfs,
+            dram_gbps: 8.0,
+            clock_mhz: 2000.0,
+            ..Keys::lwm()
+        }
+    }
+
+    /// The VGIW paper's baseline (its §4): one GTX480 SM as GPGPU-Sim models it, with
+    /// the SM's share of the chip's L2 and DRAM. The paper gives only "GTX480"; every
+    /// value is from GPGPU-Sim's GTX480 configuration (`SM2_GTX480`): 48 warps of 32
+    /// (1536 threads), 1.4 GHz shader clock (its 700 MHz core clock counts two-cycle
+    /// issues of 16 lanes: one 32-wide issue per 1.4 GHz cycle is the same peak), a
+    /// scoreboard, 4 SFU lanes, up to 8 CTAs, the 48 KB L1 of the "prefer L1" split
+    /// (6-way, 128-byte lines, 64 MSHRs merging 8), 35 cycles at 700 MHz for an L1 hit
+    /// (70 here); a 768 KB L2 over 15 SMs (48 KB here; 16-way as the paper's Table 1),
+    /// 120 cycles at 700 MHz (240); GDDR5 at 177.4 GB/s over 15 SMs (11.83 GB/s), 16
+    /// banks, FR-FCFS, 100 cycles at 700 MHz plus CAS (200 row hit), tRP + tRCD of 24
+    /// cycles at 924 MHz (235 row conflict); floating-point divide 39 cycles at 700 MHz
+    /// (78 of SFU latency).
+    ///
+    /// Chosen here (not in either source): 2 KB DRAM rows; an 8-stage pipeline (an add
+    /// takes 4 cycles at 700 MHz); private memory as the L1 (70 cycles: Fermi caches
+    /// local memory in the L1); CTA-shared memory 6 cycles; round-robin fetch (weft's
+    /// core has no GTO scheduler, no second scheduler and one load in flight per warp:
+    /// the SIMT-side features the GTX480 has and this preset lacks).
+    pub fn fermi() -> Keys {
+        Keys {
+            cores: 1,
+            lanes: 32,
+            warps: 48,
+            warp_size: 32,
+            fetch_group: 48,
+            max_ctas: 8,
+            divergence: Mechanism::Pdom,
+            lwm_memory_opt: false,
+            lwm_jump_opt: false,
+            stack_entries: 64,
+            scoreboard: true,
+            pipeline_depth: 8,
+            sfu_lanes: 4,
+            sfu_latency: 78,
+            private_latency: 70,
+            shared_latency: 6,
+            l1_kb: 48,
+            l1_ways: 6,
+            l1_line: 128,
+            l1_latency: 70,
+            l1_ports: 1,
+            l1_mshrs: 64,
+            l1_mshr_merge: 8,
+            l2_kb: 48,
+            l2_ways: 16,
+            l2_latency: 240,
+            dram_channels: 1,
+            dram_banks: 16,
+            dram_queue: 0,
+            dram_row_bytes: 2048,
+            dram_row_hit: 200,
+            dram_row_conflict: 235,
+            dram_scheduler: DramScheduler::FrFcfs,
+            dram_gbps: 11.83,
+            clock_mhz: 1400.0,
+            ..Keys::lwm()
+        }
+    }
+
+    /// One VGIW core at the paper's scale (its Table 1, §2-3): 108 units (32 FPU-ALU, 12
+    /// special compute, 16 live value, 16 load/store, 16 split/join, 16 control vector
+    /// units), 1.4 GHz, a 64 KB 4-way L1 of 32 banks and 128-byte lines (write-back with
+    /// allocation, §3.6), a 64 KB live value cache, 34-cycle reconfiguration (§2), and
+    /// `fermi`'s L2 and DRAM share (§3.6: the memory system is Fermi's).
+    ///
+    /// Chosen here (not in the paper): the L1 hit latency of `fermi` (the same memory
+    /// pipeline); 4 cycles per FPU-ALU node (a 3-cycle operation and a 1-cycle hop), 10
+    /// per special node (weft's RTL divide tile's 9 cycles and a hop); 64 threads in
+    /// flight per replica; 4-cycle live value cache hits; a control vector table of
+    /// 32 x 1024 bits (weft's `cvt` block at 32 blocks of 1024 threads), so tiles follow
+    /// the paper's §3.2 rule: 32 768 / blocks threads (32 768 for one block, 1 024 for 32).
+    pub fn vgiw() -> Keys {
+        Keys {
+            timing: Timing::Vgiw,
+            l1_kb: 64,
+            l1_ways: 4,
+            l1_line: 128,
+            l1_banks: 32,
+            vgiw_alu_units: 32,
+            vgiw_special_units: 12,
+            vgiw_lv_units: 16,
+            vgiw_ldst_units: 16,
+            vgiw_split_join_units: 16,
+            vgiw_cvus: 16,
+            vgiw_reconfig: 34,
+            lvc_kb: 64,
+            ..Keys::fermi()
+        }
+    }
+
+    /// The named presets.
+    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "dom", "fermi", "vgiw"];
+
+    /// A preset by name.
+    pub fn preset(name: &str) -> Result<Keys, String> {
+        match name {
+            "lwm" => Ok(Keys::lwm()),
+            "capri" => Ok(Keys::capri()),
+            "dom" => Ok(Keys::dom()),
+            "fermi" => Ok(Keys::fermi()),
+            "vgiw" => Ok(Keys::vgiw()),
+            _ => Err(format!(
+                "no machine preset `{name}` (presets: {}; or give a .toml file)",
+                Keys::PRESETS.join(", ")
+            )),
+        }
+    }
+}
