@@ -300,3 +300,95 @@ impl Keys {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lwm_preset_is_the_papers_table_1() {
+        let m = Keys::preset("lwm").unwrap();
+        assert_eq!((m.cores, m.lanes, m.warps, m.warp_size), (1, 32, 32, 32));
+        assert_eq!(m.fetch_group, m.warps, "round robin");
+        assert_eq!(
+            (m.l1_kb, m.l1_ways, m.l1_line, m.l1_latency),
+            (32, 4, 128, 1)
+        );
+        assert_eq!((m.dram_banks, m.dram_row_bytes), (8, 4096));
+        assert_eq!((m.dram_row_hit, m.dram_row_conflict), (100, 300));
+        assert_eq!(m.dram_scheduler, DramScheduler::Fcfs);
+        assert!((m.clone().check().unwrap().dram_bytes_per_cycle() - 128e9 / 1.5e9).abs() < 1e-9);
+        assert!(m.sfu_lanes < m.lanes);
+        m.check().unwrap();
+    }
+
+    /// The CAPRI paper's Table 1: 30 cores of 1024 threads, SIMD width 32, L1 32 KB
+    /// 8-way 64 B, L2 1 MB 64-way 64 B, 8 channels, FR-FCFS, queues of 32; §4: sticky
+    /// round robin by CTA; GPGPU-Sim's FX5800 file: 8 CTAs per core, 325 MHz, 102.4 GB/s.
+    #[test]
+    fn the_capri_preset_is_the_papers_table_1() {
+        let m = Keys::preset("capri").unwrap();
+        assert_eq!((m.cores, m.lanes, m.warps * m.warp_size), (30, 32, 1024));
+        assert!(m.sticky_cta && m.fetch_group == m.warps);
+        assert_eq!((m.l1_kb, m.l1_ways, m.l1_line), (32, 8, 64));
+        assert_eq!((m.l2_kb, m.l2_ways), (1024, 64));
+        assert_eq!((m.dram_channels, m.dram_queue), (8, 32));
+        assert_eq!(m.dram_scheduler, DramScheduler::FrFcfs);
+        assert_eq!((m.max_ctas, m.divergence), (8, Mechanism::Pdom));
+        assert!((m.clone().check().unwrap().dram_bytes_per_cycle() - 102.4e9 / 325e6).abs() < 1e-9);
+        m.check().unwrap();
+    }
+
+    /// The VGIW paper's Table 1 (108 units by class, 1.4 GHz, L1 64 KB 32 banks 128 B
+    /// 4-way, a 64 KB live value cache, §2's 34-cycle reconfiguration) on `fermi`'s L2
+    /// and DRAM; `fermi` is GPGPU-Sim's GTX480 SM with its share of the chip's memory.
+    #[test]
+    fn the_vgiw_preset_is_table_1_on_fermis_memory() {
+        let v = Keys::preset("vgiw").unwrap();
+        let units = [
+            v.vgiw_alu_units,
+            v.vgiw_special_units,
+            v.vgiw_lv_units,
+            v.vgiw_ldst_units,
+            v.vgiw_split_join_units,
+            v.vgiw_cvus,
+        ];
+        assert_eq!(units, [32, 12, 16, 16, 16, 16]);
+        assert_eq!(units.iter().sum::<u32>(), 108);
+        assert_eq!(
+            (v.timing, v.clock_mhz, v.vgiw_reconfig),
+            (Timing::Vgiw, 1400.0, 34)
+        );
+        assert_eq!(
+            (v.l1_kb, v.l1_banks, v.l1_line, v.l1_ways),
+            (64, 32, 128, 4)
+        );
+        assert_eq!(v.lvc_kb, 64);
+        let f = Keys::preset("fermi").unwrap();
+        assert_eq!(f.timing, Timing::Simt);
+        assert_eq!(
+            (f.warps * f.warp_size, f.lanes, f.clock_mhz),
+            (1536, 32, 1400.0)
+        );
+        assert_eq!((f.l1_kb, f.l1_line), (48, 128));
+        assert!(
+            (f.dram_gbps * 15.0 - 177.4).abs() < 0.1,
+            "a fifteenth of 177.4 GB/s"
+        );
+        let shared = |m: &Keys| {
+            (
+                m.l2_kb,
+                m.l2_ways,
+                m.l2_latency,
+                m.dram_banks,
+                m.dram_row_hit,
+                m.dram_row_conflict,
+                m.dram_scheduler,
+            )
+        };
+        assert_eq!(shared(&v), shared(&f));
+        assert_eq!(v.dram_gbps, f.dram_gbps);
+        v.check().unwrap();
+        f.check().unwrap();
+    }
+}
