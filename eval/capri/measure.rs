@@ -97,7 +97,7 @@ impl Compaction {
 /// Runs `w` on the SIMT core with `machine`, with thread block compaction's counts.
 pub fn measure(w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
     let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
-    let compaction = Compaction::of(&run.stats.figures(), w, machine.cores)
+    let compaction = Compaction::of(&run.stats.figures(), w, machine.core().cores)
         .map_err(|e| format!("{}: {e}", w.name))?;
     Ok(Measured::of(run.stats, run.seconds)?.with(Counts { compaction }))
 }
