@@ -120,6 +120,7 @@ pub fn json<S: Study>(study: &S, runs: &Runs<S::Point>, page: &Page) -> Result<V
         let normalised: BTreeMap<&String, f64> = runs
             .workloads
             .iter()
+            .filter(|w| point.runs.contains_key(*w))
             .map(|w| (w, runs.speedup(p, w)))
             .collect();
         config.insert("sets".into(), json!(point.sets));

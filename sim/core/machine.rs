@@ -39,6 +39,19 @@ impl Divergence {
     }
 }
 
+/// Where threads that diverged on a miss inside a loop come back when they miss the
+/// loop's next execution of their load (the DoM paper's §4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DomReconverge {
+    /// At the next call, return or barrier: the warp leaves the loop without them.
+    Return,
+    /// At the loop's exit: the warp does not leave the loop while they wait (they stay
+    /// members of its stack entry, §3.1); a call, return or barrier first still brings
+    /// them back.
+    Loop,
+}
+
 /// How a CAPT entry remembers a branch's adequacy (CAPRI §3.2, §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -123,7 +136,9 @@ pub struct Machine {
     pub dram_gbps: f64,
     pub clock_mhz: f64,
     pub dom_mdt_entries: u32,
+    pub dom_reconverge: DomReconverge,
     pub dom_max_slip: u32,
+    pub dom_slip_step: u32,
     pub dom_adaptive: bool,
     pub dom_period: u32,
     pub dom_idle_max: f64,
@@ -231,7 +246,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("clock_mhz", "core clock in MHz: turns dram_gbps into bytes per cycle"),
     (
         "dom_mdt_entries",
-        "dom: memory divergence table entries per warp (the DoM paper's M): loads, by PC, whose missing threads a warp may have waiting",
+        "dom: memory divergence table entries per warp (the DoM paper's M): loads, by PC, whose missing threads a warp may have waiting; 0 = unlimited (one per lane: a thread waits on one load at a time)",
+    ),
+    (
+        "dom_reconverge",
+        "dom: where threads waiting on a load inside a loop come back when the warp leaves the loop first: return (at the next call, return or barrier; the warp runs on without them) or loop (at the loop's exit: the warp waits there for their lines and runs them to it first)",
     ),
     (
         "dom_max_slip",
@@ -239,7 +258,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "dom_adaptive",
-        "dom: true moves max-slip by one at the end of each dom_period (the adaptive diff); false keeps dom_max_slip (fixed slip)",
+        "dom: true moves max-slip by dom_slip_step at the end of each dom_period (the adaptive diff), starting at dom_max_slip; false keeps dom_max_slip (fixed slip)",
+    ),
+    (
+        "dom_slip_step",
+        "dom: how far the adaptive diff moves max-slip at the end of a period, 1..=255",
     ),
     ("dom_period", "dom: the adaptive diff's sampling period in cycles"),
     (
@@ -372,7 +395,9 @@ impl Machine {
             // ALU bound, half the cycles moving data bandwidth bound, a quarter of them
             // waiting on memory latency bound.
             dom_mdt_entries: 2,
+            dom_reconverge: DomReconverge::Return,
             dom_max_slip: 8,
+            dom_slip_step: 1,
             dom_adaptive: true,
             dom_period: 100_000,
             dom_idle_max: 0.01,
@@ -471,6 +496,16 @@ impl Machine {
     /// (the bus, not the bank, limits bandwidth); 1024 MSHRs merging 64 requests;
     /// 128 stack entries (a divergent loop exit takes two); the optional L2 (§8.4,
     /// `l2_kb = 256`) 16-way with 20-cycle hits.
+    ///
+    /// Diverge on miss (`divergence = dom`): the MDT does not limit (`dom_mdt_entries =
+    /// 0`: §7.1, "structures for holding outstanding memory requests are not a limiting
+    /// factor"; Table 1's M = 2 is the study's sensitivity row); slipped threads stay
+    /// members of their loop (`dom_reconverge = loop`: §3.1's stack, where a loop's
+    /// entry holds every thread still in the loop, and §4.3, "diverged lanes can
+    /// normally reconverge on the next iteration of the loop"); max-slip starts at 8 (the
+    /// hardware's reset value) and moves by 8 per 100 000-cycle period (weft's choice:
+    /// the paper gives no step; by 8 the controller crosses 0..255 in 32 periods, within
+    /// the study's runs).
     pub fn dom() -> Machine {
         Machine {
             cores: 1,
@@ -499,6 +534,9 @@ impl Machine {
             dram_scheduler: DramScheduler::Fcfs,
             dram_gbps: 8.0,
             clock_mhz: 2000.0,
+            dom_mdt_entries: 0,
+            dom_reconverge: DomReconverge::Loop,
+            dom_slip_step: 8,
             ..Machine::lwm()
         }
     }
@@ -780,9 +818,12 @@ impl Machine {
                 self.dom_max_slip
             ));
         }
-        if !(1..=64).contains(&self.dom_mdt_entries) {
+        if !(1..=255).contains(&self.dom_slip_step) {
+            return Err(format!("dom_slip_step = {}: 1..=255", self.dom_slip_step));
+        }
+        if self.dom_mdt_entries > 64 {
             return Err(format!(
-                "dom_mdt_entries = {}: 1..=64",
+                "dom_mdt_entries = {}: 0..=64 (0 = unlimited)",
                 self.dom_mdt_entries
             ));
         }
