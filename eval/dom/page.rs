@@ -219,7 +219,7 @@ impl DomPage<'_> {
             self.figure7(),
             self.figure9(),
             self.what_dom_did(),
-            self.from_weft_to_paper(),
+            self.weft_to_paper(),
             self.slip_over_time(),
             self.differences(),
             self.cost_section(),
@@ -809,7 +809,7 @@ impl DomPage<'_> {
             .collect()
     }
 
-    fn from_weft_to_paper(&self) -> String {
+    fn weft_to_paper(&self) -> String {
         let rows = self.rows();
         let mut header = vec![
             "switched".to_string(),
