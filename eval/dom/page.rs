@@ -1515,13 +1515,8 @@ mod tests {
         // point holds (best per kernel ahead by more than 2%).
         let items = page.fixed_differences();
         assert!(items[0].starts_with("Fixed max-slip at 1 warp: one value for all (max-slip 4) 2.00x (paper 2.65x; 0.75x the paper's (below)), best per kernel 2.52x (paper 4x; 0.63x the paper's (below)); the paper's point, that one value is worse than each kernel's own, holds"), "{}", items[0]);
-        // At 2 warps every slip gives 1x: one for all is the smallest, no gain shows.
-        assert!(items[1].contains("(max-slip 1) 1.00x"), "{}", items[1]);
-        assert!(
-            items[1].ends_with("does not show (within 2%)"),
-            "{}",
-            items[1]
-        );
+        // The study sweeps fixed slips at 1 warp only: no item at 2 warps.
+        assert_eq!(items.len(), 1, "{items:?}");
     }
 
     #[test]
@@ -1530,6 +1525,10 @@ mod tests {
         // MDT full. Its L1 miss rate rises from 10% to 30%.
         let mut runs = hand_runs(&[(adaptive(1), &[1.0, 1.0, 1.0, 1.0, 1.0, 0.8])]);
         runs.base.dom_mdt_entries = 2;
+        for p in [blocking(1), adaptive(1)] {
+            let run = runs.points.get_mut(&p).unwrap().runs.get_mut("gf").unwrap();
+            run.simd_utilisation = 1.0;
+        }
         for (p, loads, misses) in [(blocking(1), 1000, 100), (adaptive(1), 1000, 300)] {
             runs.points
                 .get_mut(&p)
