@@ -110,6 +110,7 @@ pub struct Machine {
     pub l1_ports: u32,
     pub l1_mshrs: u32,
     pub l1_mshr_merge: u32,
+    pub l1_write_back: bool,
     pub l2_kb: u32,
     pub l2_ways: u32,
     pub l2_latency: u32,
@@ -144,6 +145,9 @@ pub struct Machine {
     pub vgiw_cvt_bits: u32,
     pub lvc_kb: u32,
     pub lvc_latency: u32,
+    pub core_registers: u32,
+    pub thread_registers: u32,
+    pub shared_kb: u32,
 }
 
 /// Every key with its meaning, in the order `weft run --list-keys` prints them.
@@ -211,6 +215,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("l1_mshrs", "L1 miss status holding registers (distinct lines in flight)"),
     ("l1_mshr_merge", "requests merged into one MSHR at most"),
+    (
+        "l1_write_back",
+        "false: stores write through to DRAM (a line present in a cache is updated); true: a store that hits the L1, or a line an MSHR is fetching, makes it dirty and goes no further, a store that misses writes through without allocating, a dirty line goes to the L2 and DRAM when evicted",
+    ),
     ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
     ("l2_ways", "L2 ways"),
     ("l2_latency", "L2 hit latency in cycles"),
@@ -305,6 +313,18 @@ pub const KEYS: &[(&str, &str)] = &[
         "lvc_latency",
         "vgiw: cycles of a live value cache hit; a miss adds l2_latency (backed by the L2)",
     ),
+    (
+        "core_registers",
+        "registers per core: a core holds at most core_registers / (thread_registers x the CTA's threads, rounded up to whole warps) CTAs; 0 = no limit",
+    ),
+    (
+        "thread_registers",
+        "registers each thread of the kernel takes (its CUDA original's count where published); with core_registers, limits CTAs per core",
+    ),
+    (
+        "shared_kb",
+        "CTA-shared memory per core in KiB: a core holds at most shared_kb x 1024 / (the kernel's WEFT_SHARED bytes) CTAs; 0 = no limit",
+    ),
 ];
 
 impl Default for Machine {
@@ -354,6 +374,7 @@ impl Machine {
             l1_ports: 1,
             l1_mshrs: 32,
             l1_mshr_merge: 32,
+            l1_write_back: false,
             l2_kb: 0,
             l2_ways: 8,
             l2_latency: 20,
@@ -395,24 +416,57 @@ impl Machine {
             vgiw_cvt_bits: 32 * 1024,
             lvc_kb: 64,
             lvc_latency: 4,
+            // No occupancy limit but the warp slots and max_ctas.
+            core_registers: 0,
+            thread_registers: 16,
+            shared_kb: 0,
         }
     }
 
-    /// The CAPRI paper's machine (its Table 1 and §4), baseline WPDOM: 30 cores of 1024
-    /// threads (32 warps of 32, SIMD width 32), sticky round robin by CTA, a 32 KB 8-way
-    /// L1 and a 1 MB 64-way L2 with 64-byte lines, 8 DRAM channels with FR-FCFS and
-    /// 32-request queues.
+    /// The CAPRI paper's machine as its simulator models it, baseline WPDOM. Table 1 and
+    /// §4: 30 cores of 1024 threads (32 warps of 32, SIMD width 32), 16384 registers and
+    /// 32 KB of shared memory per core, sticky round robin by CTA, a 32 KB 8-way L1 and
+    /// a 1 MB 64-way L2 with 64-byte lines, 8 DRAM channels with FR-FCFS and 32-request
+    /// queues.
     ///
-    /// What the paper leaves open, from GPGPU-Sim's Quadro FX5800 configuration (the card
-    /// the paper's simulator matches): a 325 MHz core clock; 8 CTAs per core
-    /// (`-gpgpu_shader_cta 8`); 8 channels of two 4-byte GDDR3 chips at 800 MHz DDR
-    /// (102.4 GB/s) with 8 banks each (64 banks), 2 KB rows. Chosen here: barrel
-    /// processing in 7 stages (GPGPU-Sim 2.x issues a warp again when its instruction
-    /// has left the pipeline), 64 stack entries, 8 SFU lanes with 8 extra cycles (as
-    /// `lwm`), 1-cycle shared memory (as `lwm`), 1-cycle L1 and 30-cycle L2 hits, 32 MSHRs merging 8 requests, 100-cycle
-    /// row hits and 110-cycle row conflicts (about GT200's 440 shader-cycle load latency
-    /// at the core clock, and tRP + tRCD of 22 DRAM cycles).
+    /// What the paper leaves open, from GPGPU-Sim (the paper's simulator, 2.1.1b) and its
+    /// Quadro FX5800 configuration: a 325 MHz core clock, 8 CTAs per core
+    /// (`-gpgpu_shader_cta 8`); two L1 lines per cycle (`-gpgpu_cache_port_per_bank 2`,
+    /// one bank); one MSHR per thread (`-gpgpu_mshr_per_thread 1`: 1024); a write-back
+    /// L1 (`-gpgpu_cache_wt_through 0`; a write miss does not allocate); 8 channels of
+    /// two 4-byte GDDR3 chips at 800 MHz DDR (102.4 GB/s), 8 banks each, 2 KB rows; the
+    /// GDDR3 timing in core cycles (CL = 10 and tRP + tRCD = 22 at 800 MHz: 4 and 9 at
+    /// 325 MHz). Chosen here: a DRAM row hit's round trip the configuration's "minimum
+    /// DRAM latency (30 core cycles)" (a 26-cycle path through the interconnect and L2,
+    /// which an L2 hit takes); barrel processing in 7 stages (GPGPU-Sim 2.x issues a
+    /// warp again when its instruction has left the pipeline), 64 stack entries, 8 SFU
+    /// lanes with 8 extra cycles and 1-cycle shared memory (as `lwm`), 1-cycle L1 hits,
+    /// MSHRs merging one request per warp (32), 16 registers per thread unless a
+    /// kernel's count is set (16384 / 1024: the register file limits no kernel that
+    /// does not set its count).
     pub fn capri() -> Machine {
+        Machine {
+            l1_ports: 2,
+            l1_mshrs: 1024,
+            l1_mshr_merge: 32,
+            l1_write_back: true,
+            l2_latency: 26,
+            dram_row_hit: 4,
+            dram_row_conflict: 13,
+            core_registers: 16384,
+            thread_registers: 16,
+            shared_kb: 32,
+            ..Machine::gt200()
+        }
+    }
+
+    /// The `capri` machine as weft's CAPRI study first calibrated it, to GT200 hardware
+    /// rather than the paper's simulator: Table 1 and §4 as `capri`, with one L1 line per
+    /// cycle, 32 MSHRs merging 8 requests, a write-through L1, 30-cycle L2 hits, DRAM
+    /// row hits of 100 cycles and conflicts of 110 (about GT200's 440 shader-cycle load
+    /// latency at the core clock, and tRP + tRCD of 22 DRAM cycles), and no register or
+    /// shared-memory limit on CTAs per core (8 at most, `-gpgpu_shader_cta 8`).
+    pub fn gt200() -> Machine {
         Machine {
             cores: 30,
             lanes: 32,
@@ -594,13 +648,14 @@ impl Machine {
     }
 
     /// The named presets.
-    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "dom", "fermi", "vgiw"];
+    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "gt200", "dom", "fermi", "vgiw"];
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<Machine, String> {
         match name {
             "lwm" => Ok(Machine::lwm()),
             "capri" => Ok(Machine::capri()),
+            "gt200" => Ok(Machine::gt200()),
             "dom" => Ok(Machine::dom()),
             "fermi" => Ok(Machine::fermi()),
             "vgiw" => Ok(Machine::vgiw()),
@@ -767,6 +822,12 @@ impl Machine {
                 "sticky_cta = true with fetch_group = {} < warps = {}: the fetch groups are the CTAs (set fetch_group = warps)",
                 self.fetch_group, self.warps
             ));
+        }
+        if self.core_registers > 0 && self.thread_registers == 0 {
+            return Err(
+                "thread_registers = 0 with core_registers set: a thread takes at least one register"
+                    .to_string(),
+            );
         }
         if self.dram_row_conflict < self.dram_row_hit {
             return Err(format!(
