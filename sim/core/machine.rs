@@ -933,6 +933,41 @@ mod tests {
         assert_eq!((m.max_ctas, m.divergence), (8, Divergence::Pdom));
         assert!((m.dram_bytes_per_cycle() - 102.4e9 / 325e6).abs() < 1e-9);
         m.check().unwrap();
+        // GPGPU-Sim 2.x: two lines per cycle, one MSHR per thread, a write-back L1;
+        // Table 1's register file and shared memory limit CTAs per core.
+        assert_eq!((m.l1_ports, m.l1_mshrs), (2, m.warps * m.warp_size));
+        assert!(m.l1_write_back);
+        assert_eq!((m.core_registers, m.shared_kb), (16384, 32));
+        // The FX5800 GDDR3 timing (DRAM cycles at 800 MHz) in 325 MHz core cycles: CL for
+        // a row hit, CL + RP + RCD for a conflict; with the L2 path, a row hit's round
+        // trip is the configuration's 30-cycle minimum DRAM latency.
+        let core = |dram_cycles: f64| (dram_cycles * 325.0 / 800.0).round() as u32;
+        assert_eq!(m.dram_row_hit, core(10.0));
+        assert_eq!(m.dram_row_conflict, core(10.0 + 10.0 + 12.0));
+        assert_eq!(m.dram_row_hit + m.l2_latency, 30);
+    }
+
+    /// `gt200` keeps the values the CAPRI study first ran (its published page): `capri`
+    /// with one L1 line per cycle, 32 MSHRs merging 8, write-through, 30-cycle L2 hits,
+    /// 100 / 110-cycle DRAM, no register or shared-memory limit.
+    #[test]
+    fn the_gt200_preset_is_capri_as_first_calibrated() {
+        let g = Machine::preset("gt200").unwrap();
+        let unchanged = Machine {
+            l1_ports: 1,
+            l1_mshrs: 32,
+            l1_mshr_merge: 8,
+            l1_write_back: false,
+            l2_latency: 30,
+            dram_row_hit: 100,
+            dram_row_conflict: 110,
+            core_registers: 0,
+            thread_registers: 16,
+            shared_kb: 0,
+            ..Machine::capri()
+        };
+        assert_eq!(g, unchanged);
+        g.check().unwrap();
     }
 
     /// The VGIW paper's Table 1 (108 units by class, 1.4 GHz, L1 64 KB 32 banks 128 B
