@@ -13,8 +13,9 @@ pub struct Kernel {
     pub blocks: u32,
 }
 
-/// weft's kernels in Table 2's order.
-pub const KERNELS: [Kernel; 10] = [
+/// weft's kernels in Table 2's order (16 of its 21: compute_flux, lud_perimeter,
+/// kernel_gpu_cuda, normalize_weights_kernel and compute_cost are not written yet).
+pub const KERNELS: [Kernel; 16] = [
     Kernel {
         name: "bfs",
         application: "BFS",
@@ -25,6 +26,12 @@ pub const KERNELS: [Kernel; 10] = [
         name: "bfs2",
         application: "BFS",
         kernel: "Kernel2",
+        blocks: 3,
+    },
+    Kernel {
+        name: "kmeans_invert",
+        application: "KMEANS",
+        kernel: "invert_mapping",
         blocks: 3,
     },
     Kernel {
@@ -58,6 +65,18 @@ pub const KERNELS: [Kernel; 10] = [
         blocks: 11,
     },
     Kernel {
+        name: "gaussian_fan1",
+        application: "GE",
+        kernel: "Fan1",
+        blocks: 2,
+    },
+    Kernel {
+        name: "gaussian_fan2",
+        application: "GE",
+        kernel: "Fan2",
+        blocks: 5,
+    },
+    Kernel {
         name: "hotspot",
         application: "HOTSPOT",
         kernel: "hotspot_kernel",
@@ -70,9 +89,27 @@ pub const KERNELS: [Kernel; 10] = [
         blocks: 2,
     },
     Kernel {
+        name: "bpnn_adjust",
+        application: "BPNN",
+        kernel: "adjust_weights",
+        blocks: 3,
+    },
+    Kernel {
+        name: "bpnn_forward",
+        application: "BPNN",
+        kernel: "layerforward",
+        blocks: 20,
+    },
+    Kernel {
         name: "nw",
         application: "NW",
         kernel: "needle_cuda_shared_1",
+        blocks: 13,
+    },
+    Kernel {
+        name: "nw2",
+        application: "NW",
+        kernel: "needle_cuda_shared_2",
         blocks: 13,
     },
 ];

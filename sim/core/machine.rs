@@ -61,6 +61,31 @@ pub enum DramScheduler {
     FrFcfs,
 }
 
+/// Which memory accesses of a VGIW block the lowering orders after which (the alias
+/// rule, docs/core.md §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VgiwAlias {
+    /// Accesses through one base at disjoint offsets, or at disjoint constant addresses,
+    /// are apart; every other pair may alias.
+    Base,
+    /// `base`, and accesses anchored in distinct data objects (symbols of the ELF:
+    /// globals, CTA-shared variables, the stack) are apart.
+    Object,
+    /// No access waits for another (an upper bound: timing only, results unchanged).
+    None,
+}
+
+/// When a VGIW store is done for its thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VgiwStoreDone {
+    /// When its line is in the L1 (a miss waits for the write-allocate fill).
+    Fill,
+    /// When the L1 accepts it (the fill and write-back still happen).
+    Accept,
+}
+
 /// Which model times the run: the SIMT core or the VGIW engine (docs/core.md §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -113,6 +138,7 @@ pub struct Machine {
     pub l2_kb: u32,
     pub l2_ways: u32,
     pub l2_latency: u32,
+    pub l2_write_allocate: bool,
     pub dram_channels: u32,
     pub dram_banks: u32,
     pub dram_queue: u32,
@@ -144,6 +170,9 @@ pub struct Machine {
     pub vgiw_cvt_bits: u32,
     pub lvc_kb: u32,
     pub lvc_latency: u32,
+    pub vgiw_alias: VgiwAlias,
+    pub vgiw_store_done: VgiwStoreDone,
+    pub vgiw_launch_constants: bool,
 }
 
 /// Every key with its meaning, in the order `weft run --list-keys` prints them.
@@ -214,6 +243,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
     ("l2_ways", "L2 ways"),
     ("l2_latency", "L2 hit latency in cycles"),
+    (
+        "l2_write_allocate",
+        "false: the L2 passes writes through to DRAM (a line present is updated); true: write-back with write allocation (a write hit dirties the line, a write miss goes on to DRAM and reads as many bytes to allocate the line; dirty lines go to DRAM when evicted)",
+    ),
     (
         "dram_channels",
         "DRAM channels, each with its own data bus (dram_gbps / dram_channels) and dram_banks / dram_channels banks; consecutive 256-byte blocks go to consecutive channels",
@@ -305,6 +338,18 @@ pub const KEYS: &[(&str, &str)] = &[
         "lvc_latency",
         "vgiw: cycles of a live value cache hit; a miss adds l2_latency (backed by the L2)",
     ),
+    (
+        "vgiw_alias",
+        "vgiw: the lowering's alias rule for ordering a block's memory accesses: base (one base at disjoint offsets, or disjoint constant addresses, are apart), object (also accesses anchored in distinct data objects of the ELF), none (no order: an upper bound)",
+    ),
+    (
+        "vgiw_store_done",
+        "vgiw: a store is done for its thread when its line is in the L1 (fill) or when the L1 accepts it (accept)",
+    ),
+    (
+        "vgiw_launch_constants",
+        "vgiw: a load from a constant address no store of the kernel may write (an argument or other launch value) is a constant of the block's configuration, not an L1 access",
+    ),
 ];
 
 impl Default for Machine {
@@ -357,6 +402,7 @@ impl Machine {
             l2_kb: 0,
             l2_ways: 8,
             l2_latency: 20,
+            l2_write_allocate: false,
             dram_channels: 1,
             dram_banks: 8,
             dram_queue: 0,
@@ -395,6 +441,9 @@ impl Machine {
             vgiw_cvt_bits: 32 * 1024,
             lvc_kb: 64,
             lvc_latency: 4,
+            vgiw_alias: VgiwAlias::Base,
+            vgiw_store_done: VgiwStoreDone::Fill,
+            vgiw_launch_constants: false,
         }
     }
 
@@ -509,16 +558,19 @@ impl Machine {
     /// (1536 threads), 1.4 GHz shader clock (its 700 MHz core clock counts two-cycle
     /// issues of 16 lanes: one 32-wide issue per 1.4 GHz cycle is the same peak), a
     /// scoreboard, 4 SFU lanes, up to 8 CTAs, the 48 KB L1 of the "prefer L1" split
-    /// (6-way, 128-byte lines, 64 MSHRs merging 8), 35 cycles at 700 MHz for an L1 hit
-    /// (70 here); a 768 KB L2 over 15 SMs (48 KB here; 16-way as the paper's Table 1),
+    /// (6-way, 128-byte lines, 64 MSHRs merging 8); a 768 KB L2 over 15 SMs (48 KB here;
+    /// 16-way as the paper's Table 1), write-back with write allocation (GPGPU-Sim 3.x's
+    /// `-gpgpu_cache:dl2 64:128:8,L:B:m:W:L`: `B` write-back, `W` write-allocate),
     /// 120 cycles at 700 MHz (240); GDDR5 at 177.4 GB/s over 15 SMs (11.83 GB/s), 16
     /// banks, FR-FCFS, 100 cycles at 700 MHz plus CAS (200 row hit), tRP + tRCD of 24
     /// cycles at 924 MHz (235 row conflict); floating-point divide 39 cycles at 700 MHz
     /// (78 of SFU latency).
     ///
-    /// Chosen here (not in either source): 2 KB DRAM rows; an 8-stage pipeline (an add
-    /// takes 4 cycles at 700 MHz); private memory as the L1 (70 cycles: Fermi caches
-    /// local memory in the L1); CTA-shared memory 6 cycles; round-robin fetch (weft's
+    /// Chosen here (not in either source): an L1 hit in 2 cycles, one cycle at 700 MHz
+    /// (GPGPU-Sim 3.x has no L1 hit latency option, its LD/ST unit's pipeline times a
+    /// hit; `-gpgpu_l1_latency` is 4.x's); 2 KB DRAM rows; an 8-stage pipeline (an add
+    /// takes 4 cycles at 700 MHz); private memory as the L1 (Fermi caches local memory
+    /// in the L1); CTA-shared memory 6 cycles; round-robin fetch (weft's
     /// core has no GTO scheduler, no second scheduler and one load in flight per warp:
     /// the SIMT-side features the GTX480 has and this preset lacks).
     pub fn fermi() -> Machine {
@@ -537,18 +589,19 @@ impl Machine {
             pipeline_depth: 8,
             sfu_lanes: 4,
             sfu_latency: 78,
-            private_latency: 70,
+            private_latency: 2,
             shared_latency: 6,
             l1_kb: 48,
             l1_ways: 6,
             l1_line: 128,
-            l1_latency: 70,
+            l1_latency: 2,
             l1_ports: 1,
             l1_mshrs: 64,
             l1_mshr_merge: 8,
             l2_kb: 48,
             l2_ways: 16,
             l2_latency: 240,
+            l2_write_allocate: true,
             dram_channels: 1,
             dram_banks: 16,
             dram_queue: 0,
@@ -568,10 +621,21 @@ impl Machine {
     /// allocation, §3.6), a 64 KB live value cache, 34-cycle reconfiguration (§2), and
     /// `fermi`'s L2 and DRAM share (§3.6: the memory system is Fermi's).
     ///
+    /// From the paper's text: 30 threads in flight per replica (§3.4: the token buffers
+    /// hold 70% less than Fermi's 128 KB register file, 39 322 bytes over 108 units of
+    /// entries of three 4-byte operands, 30 entries, one per thread, per unit); a store
+    /// done when the L1 accepts it (§3.5: the load/store unit's reservation buffer lets
+    /// threads overtake it).
+    ///
+    /// Chosen here after the paper's compiler (§4 compiles LLVM's SSA form, where distinct
+    /// objects are told apart and kernel arguments are values, not loads): memory accesses
+    /// ordered only within a data object (`vgiw_alias = object`); kernel arguments and
+    /// other launch values as constants of the block's configuration.
+    ///
     /// Chosen here (not in the paper): the L1 hit latency of `fermi` (the same memory
     /// pipeline); 4 cycles per FPU-ALU node (a 3-cycle operation and a 1-cycle hop), 10
-    /// per special node (weft's RTL divide tile's 9 cycles and a hop); 64 threads in
-    /// flight per replica; 4-cycle live value cache hits; a control vector table of
+    /// per special node (weft's RTL divide tile's 9 cycles and a hop);
+    /// 4-cycle live value cache hits; a control vector table of
     /// 32 x 1024 bits (weft's `cvt` block at 32 blocks of 1024 threads), so tiles follow
     /// the paper's §3.2 rule: 32 768 / blocks threads (32 768 for one block, 1 024 for 32).
     pub fn vgiw() -> Machine {
@@ -588,7 +652,11 @@ impl Machine {
             vgiw_split_join_units: 16,
             vgiw_cvus: 16,
             vgiw_reconfig: 34,
+            vgiw_replica_threads: 30,
             lvc_kb: 64,
+            vgiw_alias: VgiwAlias::Object,
+            vgiw_store_done: VgiwStoreDone::Accept,
+            vgiw_launch_constants: true,
             ..Machine::fermi()
         }
     }
