@@ -527,6 +527,9 @@ impl<
     }
 }
 
+// The kernel keeps one `if` per state (the state machine reads as its states) and the
+// compare form `!(a < b)` that the exported, linted Verilog was produced from.
+#[allow(clippy::nonminimal_bool, clippy::collapsible_if)]
 impl<
         const W: usize,
         const L: usize,

@@ -425,9 +425,11 @@ impl<
                 self.in_image(addr),
                 || format!("line {addr:#x}: memory outside the image"),
             )?;
-            contract("lines are aligned", addr % (4 * L as u32) == 0, || {
-                format!("{addr:#x}")
-            })?;
+            contract(
+                "lines are aligned",
+                addr.is_multiple_of(4 * L as u32),
+                || format!("{addr:#x}"),
+            )?;
             let data = (0..L)
                 .map(|i| small(u.mem_req_data.val().get_bits::<32>(32 * i)) as u32)
                 .collect();
