@@ -124,6 +124,12 @@ pub trait Study: Sync {
     /// The point's name on the page and in the JSON ("LWM256+2Lev2").
     fn label(&self, p: &Self::Point) -> String;
 
+    /// Whether point `p` runs on workload `w` (every point on every workload by default;
+    /// a study leaves out runs no figure of its page reads).
+    fn runs_on(&self, _p: &Self::Point, _w: &str) -> bool {
+        true
+    }
+
     /// Machine keys recorded beside each point's `sets` in the JSON, read from the
     /// machine the point ran.
     fn recorded_keys(&self) -> &'static [&'static str] {

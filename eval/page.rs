@@ -124,6 +124,7 @@ pub fn json<S: Study>(
         let normalised: BTreeMap<&String, f64> = runs
             .workloads
             .iter()
+            .filter(|w| point.runs.contains_key(*w))
             .map(|w| (w, runs.speedup(p, w)))
             .collect();
         config.insert("sets".into(), json!(point.sets));

@@ -64,7 +64,13 @@ impl<P: Copy + Ord, X> Runs<P, X> {
 
     /// Runs in all.
     pub fn len(&self) -> usize {
-        self.points.len() * self.workloads.len()
+        self.points.values().map(|p| p.runs.len()).sum()
+    }
+
+    /// The workloads `p` ran on, in the page's order.
+    fn ran(&self, p: &P) -> impl Iterator<Item = &String> {
+        let runs = &self.points[p].runs;
+        self.workloads.iter().filter(move |w| runs.contains_key(*w))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -76,26 +82,16 @@ impl<P: Copy + Ord, X> Runs<P, X> {
         self.get(p, w).ipc / self.get(&self.baseline, w).ipc
     }
 
-    /// The arithmetic mean over the workloads of the normalised IPC.
+    /// The arithmetic mean over the workloads `p` ran on of the normalised IPC.
     pub fn mean(&self, p: &P) -> f64 {
-        let n = self.workloads.len() as f64;
-        self.workloads
-            .iter()
-            .map(|w| self.speedup(p, w))
-            .sum::<f64>()
-            / n
+        let n = self.ran(p).count() as f64;
+        self.ran(p).map(|w| self.speedup(p, w)).sum::<f64>() / n
     }
 
-    /// The geometric mean over the workloads of the normalised IPC.
+    /// The geometric mean over the workloads `p` ran on of the normalised IPC.
     pub fn geomean(&self, p: &P) -> f64 {
-        let n = self.workloads.len() as f64;
-        (self
-            .workloads
-            .iter()
-            .map(|w| self.speedup(p, w).ln())
-            .sum::<f64>()
-            / n)
-            .exp()
+        let n = self.ran(p).count() as f64;
+        (self.ran(p).map(|w| self.speedup(p, w).ln()).sum::<f64>() / n).exp()
     }
 
     /// The point of `candidates` with the highest mean normalised IPC (the last of equal
@@ -154,9 +150,10 @@ pub fn sweep<S: Study>(
     let work: Vec<(S::Point, usize)> = order
         .iter()
         .flat_map(|&p| (0..workloads.len()).map(move |w| (p, w)))
+        .filter(|(p, w)| study.runs_on(p, &workloads[*w].name))
         .collect();
     log(&format!(
-        "{} configurations x {} workloads = {} runs, {}",
+        "{} configurations x {} workloads: {} runs, {}",
         order.len(),
         workloads.len(),
         work.len(),
@@ -249,7 +246,10 @@ pub fn recorded<S: Study>(study: &S, data: &Value) -> Result<Runs<S::Point, S::C
             field(&config, "runs")?,
             &format!("{name}.json: {label}'s runs"),
         )?;
-        if let Some(w) = workloads.iter().find(|w| !runs.contains_key(*w)) {
+        if let Some(w) = workloads
+            .iter()
+            .find(|w| study.runs_on(&p, w) && !runs.contains_key(*w))
+        {
             return Err(format!("{name}.json: {label} has no run of {w}"));
         }
         let point =
@@ -272,10 +272,13 @@ pub fn same_thread_instructions<P: Copy + Ord, X>(runs: &Runs<P, X>) -> Result<(
     for w in &runs.workloads {
         let base = runs.get(&runs.baseline, w).thread_instructions;
         for point in runs.points.values() {
-            if point.runs[w].thread_instructions != base {
+            let Some(run) = point.runs.get(w) else {
+                continue;
+            };
+            if run.thread_instructions != base {
                 return Err(format!(
                     "{w}: {} ran {} thread instructions, the baseline {base}",
-                    point.label, point.runs[w].thread_instructions
+                    point.label, run.thread_instructions
                 ));
             }
         }

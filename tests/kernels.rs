@@ -254,9 +254,10 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     );
     if let DivergenceStats::Dom(d) = &s.divergence {
         // Every thread that left its warp at a divergent load (counted at the load)
-        // came back exactly once (counted where it came back).
+        // came back exactly once (counted where it came back: its load, its loop's exit
+        // or a forced point).
         assert_eq!(
-            d.rejoined_threads + d.forced_threads,
+            d.rejoined_threads + d.exit_threads + d.forced_threads,
             d.divergent_threads - d.divergent_hits,
             "{at}: {d:?}"
         );
@@ -874,13 +875,15 @@ fn run_reports_the_core_statistics_and_takes_machine_keys() {
     }
 }
 
-/// The DoM paper's workloads (`kernels/dom/`) leave the native run's bytes on the `dom`
-/// machine, blocking and diverging on miss (one warp, the adaptive diff; four warps, a
-/// fixed slip of 4), having executed the functional run's thread instructions.
+/// The DoM paper's workloads (`kernels/dom/`, with their first inputs and other layouts)
+/// leave the native run's bytes on the `dom` machine, blocking and diverging on miss (one
+/// warp, the preset's adaptive diff, unlimited MDT and reconvergence at the loop; four
+/// warps, a fixed slip of 4, two MDT entries, back at a return), having executed the
+/// functional run's thread instructions.
 #[test]
 fn dom_workloads_match_the_native_run_blocking_and_diverging_on_miss() {
     let names = workloads("dom");
-    assert_eq!(names.len(), 6, "{names:?}");
+    assert_eq!(names.len(), 10, "{names:?}");
     weft_flow::jobs::parallel(&names, 2, |name| {
         let run = functional_run(name);
         let native = native_symbols(name);
@@ -895,6 +898,8 @@ fn dom_workloads_match_the_native_run_blocking_and_diverging_on_miss() {
                 "fetch_group=4",
                 "dom_adaptive=false",
                 "dom_max_slip=4",
+                "dom_mdt_entries=2",
+                "dom_reconverge=return",
             ],
         ] {
             assert_run_matches_functional(name, &run, &format!("{sets:?}"), timed_dom(name, sets));
@@ -1636,56 +1641,82 @@ fn compaction_packs_threads_only_where_lanes_allow() {
 /// (scattered loads in nested loops with divergent exits, a call and early returns in
 /// the slipping region) equals its native run on every variant machine (two of them
 /// diverge on miss), and its functional run on the `dom` machine at 1, 2, 4 and 16 warps
-/// with fixed slips of 1, 2 and 255 and with the adaptive diff. Every part of the
-/// mechanism ran: threads left and rejoined at a load, were brought back at a call or
-/// return (waiting there for a line too), loads blocked at the slip limit, and the
-/// adaptive diff moved max-slip.
+/// with fixed slips of 1, 2 and 255 and with the adaptive diff, on MDTs of 1, 2 and
+/// unlimited entries, with slipped threads back at a return and at their loop's exit;
+/// so does `micro/slip_barrier` (the same around barriers, early returns after them).
+/// Every part of the mechanism ran: threads left and rejoined at a load, came back at
+/// their loop's exit and at a call, return or barrier (waiting there for a line too),
+/// loads blocked at the slip limit and with the MDT full, and the adaptive diff moved
+/// max-slip.
 #[test]
 fn diverge_on_miss_changes_when_threads_run_never_what_they_compute() {
     assert_matches_native("micro/slip");
-    let run = functional_run("micro/slip");
     let mut seen = weft_sim::core::simt::divergence::dom::DomStats::default();
     let mut moved = false;
-    for warps in [1, 2, 4, 16] {
-        let (w, f) = (format!("warps={warps}"), format!("fetch_group={warps}"));
-        for slip in [
-            &["dom_adaptive=false", "dom_max_slip=1"][..],
-            &["dom_adaptive=false", "dom_max_slip=2"],
-            &["dom_adaptive=false", "dom_max_slip=255"],
-            &["dom_period=400"],
-        ] {
-            let mut sets = vec!["divergence=dom", w.as_str(), f.as_str()];
-            sets.extend(slip);
-            let (image, stats) = timed_dom("micro/slip", &sets);
-            assert!(
-                image.bytes == run.image.bytes,
-                "micro/slip with {sets:?}: the image differs from the functional run's"
-            );
-            assert_eq!(stats.thread_instructions, run.thread_instructions);
-            let DivergenceStats::Dom(d) = stats.divergence else {
-                panic!("{sets:?}: not diverge on miss");
-            };
-            moved |= d.max_slip.iter().any(|&(_, s)| s != d.max_slip[0].1);
-            seen = seen.combined(&d);
+    for name in ["micro/slip", "micro/slip_barrier"] {
+        let run = functional_run(name);
+        for warps in [1, 2, 4, 16] {
+            let (w, f) = (format!("warps={warps}"), format!("fetch_group={warps}"));
+            for slip in [
+                &["dom_adaptive=false", "dom_max_slip=1", "dom_mdt_entries=2"][..],
+                &["dom_adaptive=false", "dom_max_slip=2", "dom_mdt_entries=0"],
+                &[
+                    "dom_adaptive=false",
+                    "dom_max_slip=255",
+                    "dom_mdt_entries=1",
+                ],
+                &["dom_period=400", "dom_slip_step=3"],
+            ] {
+                for rule in ["dom_reconverge=return", "dom_reconverge=loop"] {
+                    let mut sets = vec!["divergence=dom", w.as_str(), f.as_str(), rule];
+                    sets.extend(slip);
+                    let (image, stats) = timed_dom(name, &sets);
+                    assert!(
+                        image.bytes == run.image.bytes,
+                        "{name} with {sets:?}: the image differs from the functional run's"
+                    );
+                    assert_eq!(stats.thread_instructions, run.thread_instructions);
+                    let DivergenceStats::Dom(d) = stats.divergence else {
+                        panic!("{sets:?}: not diverge on miss");
+                    };
+                    if rule.ends_with("return") {
+                        assert_eq!(d.exit_threads, 0, "{name} {sets:?}: {d:?}");
+                    }
+                    moved |= d.max_slip.iter().any(|&(_, s)| s != d.max_slip[0].1);
+                    seen = seen.combined(&d);
+                }
+            }
         }
     }
     assert!(seen.divergent_loads > 0 && seen.rejoins > 0, "{seen:?}");
     assert!(seen.forced > 0 && seen.forced_waits > 0, "{seen:?}");
-    assert!(seen.blocked_slip > 0 && seen.all_missed > 0, "{seen:?}");
+    assert!(seen.exits > 0 && seen.exit_waits > 0, "{seen:?}");
+    assert!(seen.blocked_slip > 0 && seen.blocked_full > 0, "{seen:?}");
+    assert!(seen.all_missed > 0, "{seen:?}");
     assert!(moved, "the adaptive diff never moved max-slip");
 }
 
 /// Diverge on miss degenerates to blocking cycle for cycle (every count but the
 /// policy's own equal to `pdom`'s): with `dom_max_slip = 0` and a fixed slip every load
-/// blocks (`micro/slip`, `dom/km`: loads that partly missed were there and blocked); and
+/// blocks, whatever the MDT and the reconvergence rule (`micro/slip`,
+/// `micro/slip_barrier`, `dom/km`: loads that partly missed were there and blocked); and
 /// on `micro/broadcast`, whose every load hits or misses for the whole warp, no load
 /// ever splits a warp, whatever the slip.
 #[test]
 fn diverge_on_miss_without_slip_or_partial_misses_is_blocking_cycle_for_cycle() {
     let no_slip: &[&str] = &["dom_adaptive=false", "dom_max_slip=0"];
+    let no_slip_return: &[&str] = &[
+        "dom_adaptive=false",
+        "dom_max_slip=0",
+        "dom_reconverge=return",
+        "dom_mdt_entries=2",
+    ];
     for (name, warps, slip) in [
         ("micro/slip", "1", no_slip),
         ("micro/slip", "4", no_slip),
+        ("micro/slip", "2", no_slip_return),
+        ("micro/slip_barrier", "1", no_slip),
+        ("micro/slip_barrier", "16", no_slip_return),
         ("dom/km", "2", no_slip),
         ("micro/broadcast", "1", &[][..]),
         ("micro/broadcast", "4", &["dom_max_slip=255"][..]),

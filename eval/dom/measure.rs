@@ -44,6 +44,9 @@ pub struct MemoryDivergence {
     pub rejoined_threads: u64,
     pub forced: u64,
     pub forced_threads: u64,
+    /// Threads back at their loop's exit (`dom_reconverge = loop`).
+    #[serde(default)]
+    pub exit_threads: u64,
     /// Max-slip at the end, and sampled at `SLIP_SAMPLES` evenly spaced cycles (the
     /// value in force at cycles `i * cycles / SLIP_SAMPLES`).
     pub max_slip_end: u64,
@@ -76,6 +79,7 @@ impl MemoryDivergence {
             m.rejoined_threads = d.rejoined_threads;
             m.forced = d.forced;
             m.forced_threads = d.forced_threads;
+            m.exit_threads = d.exit_threads;
             m.max_slip_end = d.max_slip.last().map_or(0, |&(_, s)| u64::from(s));
             m.max_slip_samples = (0..SLIP_SAMPLES)
                 .map(|i| {

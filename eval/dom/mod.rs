@@ -2,10 +2,14 @@
 //! hardware measured on weft's RTL. Every workload of `kernels/dom/` runs on the `dom`
 //! machine (one core of the paper's 32, its 1/32 share of the bandwidth) at 1, 2, 4, 8
 //! and 16 warps: blocking (the baseline at 1 warp), diverge on miss with adaptive slip,
-//! with each fixed max-slip of Fig. 6, both with the private 256 KB L2 of §8.4, and
-//! adaptive with an MDT of 16 entries per warp (the paper's is 2) to show what the MDT's
-//! size holds back. The page (`dom.md`), the data (`dom.json`) and the charts
-//! (`dom-*.svg`) are written to `--out`.
+//! both with the private 256 KB L2 of §8.4, and at 1 and 2 warps (Fig. 6's) with each
+//! fixed max-slip. "From weft to the paper" adds the runs that switch one cause of a
+//! difference at a time ([`Row`]): the study's first configuration (M = 2, slipped
+//! threads back at a return, max-slip moving by one), the MDT unlimited, reconvergence at
+//! the loop, and a core alone on the chip's bandwidth; the kernels' first inputs and
+//! other layouts are workloads of their own ([`FIRST_INPUTS`], [`LAYOUTS`]), run at every
+//! point and kept out of the means. The page (`dom.md`), the data (`dom.json`) and the
+//! charts (`dom-*.svg`) are written to `--out`.
 //!
 //! Performance is IPC normalised to 1-warp blocking; every point runs the same thread
 //! instructions (checked), so a normalised IPC is a ratio of cycles.
@@ -19,29 +23,76 @@ use crate::sweep::Runs;
 use crate::workload::Workload;
 use crate::Study;
 use measure::Counts;
-use weft_sim::core::machine::Machine;
+use weft_sim::core::machine::{DomReconverge, Machine};
 
 pub const NAME: &str = "dom";
 
 /// Warps per core, Figs. 4-10.
 pub const WARPS: [u32; 5] = [1, 2, 4, 8, 16];
 
+/// Warps of Fig. 6's fixed max-slips (the paper gives 1 and 2; 1 here, to keep the study
+/// within 30 minutes on 2 cores).
+pub const FIXED_WARPS: [u32; 1] = [1];
+
+/// Warps of each row of "From weft to the paper".
+pub const ROW_WARPS: [u32; 4] = [1, 2, 4, 16];
+
 /// Fixed max-slips of Fig. 6 (the paper sweeps without listing its values; 8-bit
-/// counters allow up to 255).
-pub const SLIPS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 255];
+/// counters allow up to 255): every other power of two.
+pub const SLIPS: [u32; 5] = [1, 4, 16, 64, 255];
 
 /// The L2 of §8.4, KB.
 pub const L2_KB: u32 = 256;
 
-/// The MDT entries per warp of the sensitivity point (the paper's M is 2).
-pub const LARGE_MDT: u32 = 16;
+/// Table 1's MDT entries per warp (M = 2: two outstanding memory operations per warp,
+/// §6), the study's first configuration; the preset's MDT does not limit (§7.1).
+pub const TABLE1_MDT: u32 = 2;
+
+/// The max-slip's step of the study's first configuration (the golden controller's one).
+pub const FIRST_STEP: u32 = 1;
+
+/// The chip's whole bandwidth, GB/s, for a core alone on it (§7.2: 256 GB/s shared).
+pub const CHIP_GBPS: u32 = 256;
+
+/// The kernels as the study first ran them, by the paper's kernel: (kernel, the first
+/// workload). Kept as workloads of their own to measure what each fix changes.
+pub const FIRST_INPUTS: [(&str, &str); 2] = [("nl", "nl_2k"), ("lj", "lj_aliased")];
+
+/// Other layouts of a kernel: (kernel, the variant, what differs).
+pub const LAYOUTS: [(&str, &str, &str); 2] = [
+    (
+        "gf",
+        "gf_padded",
+        "GF's rows 2 080 bytes apart instead of 2 048 (a tile's 34 rows in 34 L1 sets, not 4 sets per 4 rows)",
+    ),
+    (
+        "lj",
+        "lj_pp",
+        "LJ's neighbour list per particle instead of interleaved (a warp's slot touches 32 lines, not 4)",
+    ),
+];
+
+/// A switch of "From weft to the paper" that needs runs of its own (the others are the
+/// preset's [`Point::Adaptive`] runs on other workloads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Row {
+    /// The study's first configuration: M = 2, slipped threads back at the next call,
+    /// return or barrier, max-slip moving by one per period.
+    First,
+    /// The MDT unlimited (§7.1), the rest as `First`.
+    UnlimitedMdt,
+    /// And slipped threads back at their loop's exit (`dom_reconverge = loop`).
+    Loop,
+    /// The preset, with the core alone on the chip's 256 GB/s instead of its 1/32 share.
+    ChipBandwidth,
+}
 
 /// Each kernel's input beside the paper's (§7.3), scaled down to keep a 1-warp run
 /// within seconds: (kernel, weft's, the paper's). Chosen before any DoM run; the page
 /// reads the differences they make from the counters (an input whose data fits a cache
 /// has little to miss).
 pub const INPUTS: [(&str, &str, &str); 6] = [
-    ("nl", "2 048 particles", "64 000 particles"),
+    ("nl", "6 912 particles", "64 000 particles"),
     ("lj", "2 048 particles, one force evaluation", "64 000 particles, 600 time steps"),
     (
         "sa",
@@ -98,8 +149,9 @@ pub enum Point {
     Adaptive { warps: u32, l2: bool },
     /// Diverge on miss with a fixed max-slip.
     Fixed { warps: u32, slip: u32 },
-    /// Adaptive with [`LARGE_MDT`] MDT entries per warp.
-    LargeMdt { warps: u32 },
+    /// A row of "From weft to the paper": diverge on miss with adaptive slip (`dom`) or
+    /// blocking under the row's switches.
+    Row { row: Row, warps: u32, dom: bool },
 }
 
 impl Point {
@@ -108,14 +160,14 @@ impl Point {
             Point::Blocking { warps, .. }
             | Point::Adaptive { warps, .. }
             | Point::Fixed { warps, .. }
-            | Point::LargeMdt { warps } => warps,
+            | Point::Row { warps, .. } => warps,
         }
     }
 }
 
 /// The study.
 pub struct Dom {
-    mdt_entries: u32,
+    preset: Machine,
 }
 
 impl Default for Dom {
@@ -127,7 +179,7 @@ impl Default for Dom {
 impl Dom {
     pub fn new() -> Dom {
         Dom {
-            mdt_entries: Machine::dom().keys().dom_mdt_entries,
+            preset: Machine::dom(),
         }
     }
 }
@@ -158,10 +210,25 @@ impl Study for Dom {
                 all.push(Point::Adaptive { warps, l2 });
             }
         }
-        for warps in WARPS {
+        for warps in FIXED_WARPS {
             all.extend(SLIPS.iter().map(|&slip| Point::Fixed { warps, slip }));
         }
-        all.extend(WARPS.iter().map(|&warps| Point::LargeMdt { warps }));
+        for warps in ROW_WARPS {
+            for row in [Row::First, Row::UnlimitedMdt, Row::Loop] {
+                all.push(Point::Row {
+                    row,
+                    warps,
+                    dom: true,
+                });
+            }
+            for dom in [false, true] {
+                all.push(Point::Row {
+                    row: Row::ChipBandwidth,
+                    warps,
+                    dom,
+                });
+            }
+        }
         all
     }
 
@@ -173,22 +240,45 @@ impl Study for Dom {
     }
 
     fn sets(&self, p: &Point) -> Vec<String> {
-        let (divergence, adaptive, slip, l2, entries) = match *p {
-            Point::Blocking { l2, .. } => ("pdom", true, 8, l2, self.mdt_entries),
-            Point::Adaptive { l2, .. } => ("dom", true, 8, l2, self.mdt_entries),
-            Point::Fixed { slip, .. } => ("dom", false, slip, false, self.mdt_entries),
-            Point::LargeMdt { .. } => ("dom", true, 8, false, LARGE_MDT),
+        let m = &self.preset;
+        let reconverge = |r: DomReconverge| match r {
+            DomReconverge::Return => "return",
+            DomReconverge::Loop => "loop",
         };
+        let (mut dom, mut adaptive, mut slip, mut l2) = (true, true, m.keys().dom_max_slip, false);
+        let (mut entries, mut rule) = (m.keys().dom_mdt_entries, m.keys().dom_reconverge);
+        let (mut step, mut gbps) = (m.keys().dom_slip_step, m.keys().dram_gbps);
+        match *p {
+            Point::Blocking { l2: with, .. } => (dom, l2) = (false, with),
+            Point::Adaptive { l2: with, .. } => l2 = with,
+            Point::Fixed { slip: fixed, .. } => (adaptive, slip) = (false, fixed),
+            Point::Row { row, dom: d, .. } => {
+                dom = d;
+                match row {
+                    Row::First => {
+                        (entries, rule, step) = (TABLE1_MDT, DomReconverge::Return, FIRST_STEP)
+                    }
+                    Row::UnlimitedMdt => {
+                        (entries, rule, step) = (0, DomReconverge::Return, FIRST_STEP)
+                    }
+                    Row::Loop => (entries, rule, step) = (0, DomReconverge::Loop, FIRST_STEP),
+                    Row::ChipBandwidth => gbps = f64::from(CHIP_GBPS),
+                }
+            }
+        }
         let warps = p.warps();
         vec![
-            format!("divergence={divergence}"),
+            format!("divergence={}", if dom { "dom" } else { "pdom" }),
             format!("warps={warps}"),
             // One fetch group of every warp: plain round robin, as the paper's.
             format!("fetch_group={warps}"),
             format!("l2_kb={}", if l2 { L2_KB } else { 0 }),
             format!("dom_adaptive={adaptive}"),
             format!("dom_max_slip={slip}"),
+            format!("dom_slip_step={step}"),
             format!("dom_mdt_entries={entries}"),
+            format!("dom_reconverge={}", reconverge(rule)),
+            format!("dram_gbps={gbps}"),
         ]
     }
 
@@ -200,9 +290,38 @@ impl Study for Dom {
             Point::Adaptive { warps, l2: false } => format!("DoM adaptive, {}", w(warps)),
             Point::Adaptive { warps, l2: true } => format!("DoM adaptive + L2, {}", w(warps)),
             Point::Fixed { warps, slip } => format!("DoM max-slip {slip}, {}", w(warps)),
-            Point::LargeMdt { warps } => {
-                format!("DoM adaptive, MDT {LARGE_MDT}, {}", w(warps))
+            Point::Row { row, warps, dom } => {
+                let what = if dom { "DoM adaptive" } else { "blocking" };
+                let row = match row {
+                    Row::First => "M 2, back at a return, step 1",
+                    Row::UnlimitedMdt => "MDT unlimited, back at a return, step 1",
+                    Row::Loop => "MDT unlimited, back at the loop, step 1",
+                    Row::ChipBandwidth => "256 GB/s",
+                };
+                format!("{what} ({row}), {}", w(warps))
             }
+        }
+    }
+
+    /// The kernels' first inputs run the points of the rows before their fix, the other
+    /// layouts the points of their own row (and the blocking they are normalised to); the
+    /// rows on the first inputs do not run on the fixed kernels.
+    fn runs_on(&self, p: &Point, w: &str) -> bool {
+        let first = FIRST_INPUTS.iter().any(|&(_, v)| v == w);
+        let layout = LAYOUTS.iter().any(|&(_, v, _)| v == w);
+        let fixed = FIRST_INPUTS.iter().any(|&(k, _)| k == w);
+        let rows = ROW_WARPS.contains(&p.warps());
+        match *p {
+            Point::Blocking { l2: false, .. } | Point::Adaptive { l2: false, .. }
+                if first || layout =>
+            {
+                rows || *p == self.baseline()
+            }
+            Point::Row {
+                row: Row::First | Row::UnlimitedMdt | Row::Loop,
+                ..
+            } => !fixed && !layout,
+            _ => !first && !layout,
         }
     }
 
@@ -213,7 +332,10 @@ impl Study for Dom {
             "l2_kb",
             "dom_adaptive",
             "dom_max_slip",
+            "dom_slip_step",
             "dom_mdt_entries",
+            "dom_reconverge",
+            "dram_gbps",
         ]
     }
 

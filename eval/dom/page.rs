@@ -3,7 +3,10 @@
 //! time, the charts, and the cost of the blocks beside Table 1's storage.
 use super::measure::{Counts, MemoryDivergence, SLIP_SAMPLES};
 use super::paper;
-use super::{warps_text, Dom, Point, LARGE_MDT, SLIPS, WARPS};
+use super::{
+    warps_text, Dom, Point, Row, FIRST_INPUTS, FIXED_WARPS, LAYOUTS, ROW_WARPS, SLIPS, TABLE1_MDT,
+    WARPS,
+};
 use crate::compare;
 use crate::cost;
 use crate::page::{table, Page};
@@ -11,9 +14,8 @@ use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
 
-pub fn page(study: &Dom, runs: &Runs<Point, Counts>) -> Page {
+pub fn page(_: &Dom, runs: &Runs<Point, Counts>) -> Page {
     let p = DomPage {
-        study,
         runs,
         cost: cost::rows(paper::COST),
     };
@@ -27,6 +29,29 @@ pub fn page(study: &Dom, runs: &Runs<Point, Counts>) -> Page {
 /// The geometric mean of `xs` (`None` when empty).
 pub fn geomean(xs: &[f64]) -> Option<f64> {
     (!xs.is_empty()).then(|| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
+}
+
+/// Whether the adaptive controller settled, from the max-slip's samples over a run:
+/// "settled" when over the second half it moved both up and down, or not at all (held at
+/// 255 when that is where it stayed); "climbing" or "falling" when it moved one way only.
+pub fn settled(samples: &[u64]) -> &'static str {
+    let late = &samples[samples.len() / 2..];
+    let up = late.windows(2).any(|w| w[1] > w[0]);
+    let down = late.windows(2).any(|w| w[1] < w[0]);
+    match (up, down, late.last()) {
+        (true, false, _) => "climbing",
+        (false, true, _) => "falling",
+        (false, false, Some(&255)) => "held at 255 (its limit)",
+        _ => "settled",
+    }
+}
+
+/// `dom_mdt_entries` in words.
+fn mdt_text(entries: u32) -> String {
+    match entries {
+        0 => "unlimited (`dom_mdt_entries = 0`, §7.1)".into(),
+        n => format!("M = {n}"),
+    }
 }
 
 fn times(x: Option<f64>) -> String {
@@ -68,8 +93,19 @@ pub fn beside(measured: f64, paper: f64) -> String {
     }
 }
 
+/// A row of "From weft to the paper".
+struct WeftRow {
+    what: String,
+    /// The six kernels' workloads in this row.
+    workloads: Vec<String>,
+    /// The `--set` list of its DoM points (at 1 warp; the warps' keys left out).
+    sets: String,
+    /// DoM over 1-warp blocking at [`ROW_WARPS`].
+    dom: Vec<f64>,
+    blocking16: f64,
+}
+
 struct DomPage<'a> {
-    study: &'a Dom,
     runs: &'a Runs<Point, Counts>,
     /// The report's figures of the blocks (JSON rows).
     cost: Vec<Value>,
@@ -136,7 +172,8 @@ impl DomPage<'_> {
              cores, {} lanes, CPI 1 (`pipeline_depth = {}`), a {} KB {}-way L1 of {} B lines \
              looking up every line of a memory instruction in one cycle (`l1_ports = {}`), \
              500-cycle memory, its 1/32 share of 256 GB/s ({} GB/s at {} MHz), outstanding \
-             misses not limiting; MDT entries per warp M = {}, adaptive slip every {} cycles \
+             misses not limiting; MDT entries per warp: {}; threads that slipped inside a \
+             loop come back {}; adaptive slip from max-slip {} by {} every {} cycles \
              (thresholds: idle {}, bandwidth {}, memory stall {}). Each configuration is the \
              preset with the `--set` list in `dom.json`; every cell reproduces with \
              `weft run kernels/dom/KERNEL.c --machine dom --set ...`. All points of a kernel \
@@ -154,7 +191,17 @@ impl DomPage<'_> {
             m.keys().l1_ports,
             m.keys().dram_gbps,
             m.keys().clock_mhz,
-            self.study.mdt_entries,
+            mdt_text(m.keys().dom_mdt_entries),
+            match m.keys().dom_reconverge {
+                weft_sim::core::machine::DomReconverge::Loop => {
+                    "at the loop's next execution of their load or at its exit (`dom_reconverge = loop`)"
+                }
+                weft_sim::core::machine::DomReconverge::Return => {
+                    "at the load's next execution or at the next call, return or barrier (`dom_reconverge = return`)"
+                }
+            },
+            m.keys().dom_max_slip,
+            m.keys().dom_slip_step,
             m.keys().dom_period,
             m.keys().dom_idle_max,
             m.keys().dom_bw_min,
@@ -168,7 +215,7 @@ impl DomPage<'_> {
             self.figure7(),
             self.figure9(),
             self.what_dom_did(),
-            self.mdt_size(),
+            self.weft_to_paper(),
             self.slip_over_time(),
             self.differences(),
             self.cost_section(),
@@ -330,6 +377,9 @@ impl DomPage<'_> {
     /// Fig. 6 at `warps`: the one max-slip best over all kernels (geometric mean over
     /// blocking at the same warps) and that mean, and the mean of each kernel's best.
     fn fixed(&self, warps: u32) -> Option<((u32, f64), f64)> {
+        if !FIXED_WARPS.contains(&warps) {
+            return None;
+        }
         let over =
             |slip: u32, w: &str| self.over(&Point::Fixed { warps, slip }, &blocking(warps), w);
         let one = best_of(&SLIPS, |slip| self.mean(|w| over(slip, w)))?;
@@ -342,7 +392,7 @@ impl DomPage<'_> {
     }
 
     fn figure6(&self) -> String {
-        let rows: Vec<Vec<String>> = WARPS
+        let rows: Vec<Vec<String>> = FIXED_WARPS
             .iter()
             .map(|&n| {
                 let paper = paper::FIXED.iter().find(|(k, ..)| *k == n);
@@ -366,7 +416,7 @@ impl DomPage<'_> {
             .iter()
             .map(|w| {
                 let mut row = vec![w.to_string()];
-                row.extend(WARPS.iter().map(|&n| {
+                row.extend(FIXED_WARPS.iter().map(|&n| {
                     best_of(&SLIPS, |slip| {
                         Some(self.over(&Point::Fixed { warps: n, slip }, &blocking(n), w))
                     })
@@ -376,7 +426,7 @@ impl DomPage<'_> {
             })
             .collect();
         let mut header = vec!["kernel".to_string()];
-        header.extend(WARPS.iter().map(|n| format!("{n} w")));
+        header.extend(FIXED_WARPS.iter().map(|n| format!("{n} w")));
         format!(
             "## Figure 6: fixed max-slip\n\n\
              Diverge on miss with a fixed max-slip ({}) over blocking at the same warps, \
@@ -550,7 +600,7 @@ impl DomPage<'_> {
                 let (b, a) = (blocking(1), adaptive(1));
                 let c = self.counts(&a, w);
                 let blocked = c.blocked_slip + c.blocked_full + c.blocked_mshr;
-                let back = c.rejoined_threads + c.forced_threads;
+                let back = c.rejoined_threads + c.forced_threads + c.exit_threads;
                 vec![
                     w.to_string(),
                     c.loads.to_string(),
@@ -564,6 +614,7 @@ impl DomPage<'_> {
                     ),
                     pct(c.all_missed, c.loads),
                     pct(c.divergent_hits, c.divergent_threads),
+                    pct(c.exit_threads, back),
                     pct(c.forced_threads, back),
                     format!(
                         "{:.1}% / {:.1}%",
@@ -584,8 +635,9 @@ impl DomPage<'_> {
              Of the global loads (warp instructions): those that diverged (the missing \
              threads left the warp); those that partly missed but blocked (at the slip limit \
              / with the MDT full / a line refused); those every thread of which missed. Hit \
-             rate: threads that hit, of a divergent load's. Forced: threads that came back at \
-             a call, return or barrier rather than at their load. Utilisation and L1 misses: \
+             rate: threads that hit, of a divergent load's. Of the threads that left, those \
+             that came back at their loop's exit, and (forced) at a call, return or barrier, \
+             rather than at their load. Utilisation and L1 misses: \
              blocking / DoM.\n\n{}",
             table(
                 &[
@@ -595,6 +647,7 @@ impl DomPage<'_> {
                     "blocked (slip / MDT full / MSHR)".into(),
                     "all missed".into(),
                     "hit rate".into(),
+                    "at the loop's exit".into(),
                     "forced".into(),
                     "SIMD utilisation".into(),
                     "L1 miss rate".into(),
@@ -605,15 +658,214 @@ impl DomPage<'_> {
         )
     }
 
-    fn mdt_size(&self) -> String {
-        let rows =
-            self.per_warps(&|n, w| self.over(&Point::LargeMdt { warps: n }, &blocking(n), w));
+    /// The rows of "From weft to the paper" whose workloads ran.
+    fn rows(&self) -> Vec<WeftRow> {
+        let adaptive_at = |n| adaptive(n);
+        let row = |row: Row| {
+            move |n| Point::Row {
+                row,
+                warps: n,
+                dom: true,
+            }
+        };
+        let first: &[(&str, &str)] = &FIRST_INPUTS;
+        let nl_first: &[(&str, &str)] = &FIRST_INPUTS[..1];
+        type Plan<'a> = (
+            String,
+            Vec<(&'a str, &'a str)>,
+            Box<dyn Fn(u32) -> Point>,
+            Box<dyn Fn(u32) -> Point>,
+        );
+        let plan: Vec<Plan> = vec![
+            (
+                format!("the study's first configuration: M = {TABLE1_MDT} (Table 1), slipped threads back at the next call, return or barrier, max-slip from 8 by 1 per period; the first inputs"),
+                first.to_vec(),
+                Box::new(row(Row::First)),
+                Box::new(blocking),
+            ),
+            (
+                "the MDT unlimited (§7.1)".into(),
+                first.to_vec(),
+                Box::new(row(Row::UnlimitedMdt)),
+                Box::new(blocking),
+            ),
+            (
+                "slipped threads back at their loop's exit (§3.1, §4.3)".into(),
+                first.to_vec(),
+                Box::new(row(Row::Loop)),
+                Box::new(blocking),
+            ),
+            (
+                format!("max-slip from {} by {} per period", self.runs.base.keys().dom_max_slip, self.runs.base.keys().dom_slip_step),
+                first.to_vec(),
+                Box::new(adaptive_at),
+                Box::new(blocking),
+            ),
+            (
+                "LJ's list at a pitch of N + 8 words and one position record per particle".into(),
+                nl_first.to_vec(),
+                Box::new(adaptive_at),
+                Box::new(blocking),
+            ),
+            (
+                "NL at 6 912 particles instead of 2 048 (this page's figures)".into(),
+                vec![],
+                Box::new(adaptive_at),
+                Box::new(blocking),
+            ),
+            (
+                format!("then, apart: {}", LAYOUTS[0].2),
+                vec![(LAYOUTS[0].0, LAYOUTS[0].1)],
+                Box::new(adaptive_at),
+                Box::new(blocking),
+            ),
+            (
+                format!("apart: {}", LAYOUTS[1].2),
+                vec![(LAYOUTS[1].0, LAYOUTS[1].1)],
+                Box::new(adaptive_at),
+                Box::new(blocking),
+            ),
+            (
+                format!("apart: the core alone on the chip's {} GB/s (its 1/32 share: {} GB/s)", super::CHIP_GBPS, self.runs.base.keys().dram_gbps),
+                vec![],
+                Box::new(row(Row::ChipBandwidth)),
+                Box::new(|n| Point::Row { row: Row::ChipBandwidth, warps: n, dom: false }),
+            ),
+        ];
+        let bound: Plan = (
+            "bound: the split warps' extra warp instructions free (each DoM run's cycles less its warp instructions beyond blocking's at the same warps: a model that does not serialise a split warp's parts)".to_string(),
+            vec![],
+            Box::new(adaptive_at),
+            Box::new(blocking),
+        );
+        let last = plan.len();
+        plan.into_iter()
+            .chain(std::iter::once(bound))
+            .enumerate()
+            .filter_map(|(i, (what, subs, dom, block))| {
+                let free = i == last;
+                let workloads: Vec<String> = self
+                    .kernels()
+                    .iter()
+                    .map(|k| {
+                        subs.iter()
+                            .find(|(w, _)| w == k)
+                            .map_or(k.to_string(), |(_, v)| v.to_string())
+                    })
+                    .collect();
+                let has = |p: &Point| {
+                    self.runs
+                        .points
+                        .get(p)
+                        .is_some_and(|r| workloads.iter().all(|w| r.runs.contains_key(w)))
+                };
+                let ran = ROW_WARPS.iter().all(|&n| has(&dom(n)) && has(&block(n)));
+                if !ran || workloads.is_empty() {
+                    return None;
+                }
+                let ipc = |p: &Point, w: &str| {
+                    let r = self.runs.get(p, w);
+                    if free && matches!(p, Point::Adaptive { .. }) {
+                        let b = self.runs.get(&blocking(p.warps()), w);
+                        let extra = r.warp_instructions.saturating_sub(b.warp_instructions);
+                        r.thread_instructions as f64 / r.cycles.saturating_sub(extra).max(1) as f64
+                    } else {
+                        r.ipc
+                    }
+                };
+                let mean = |p: &Point, base: &Point| {
+                    geomean(
+                        &workloads
+                            .iter()
+                            .map(|w| ipc(p, w) / ipc(base, w))
+                            .collect::<Vec<_>>(),
+                    )
+                    .expect("workloads")
+                };
+                let sets = self.runs.points[&dom(1)]
+                    .sets
+                    .iter()
+                    .filter(|s| !s.starts_with("warps=") && !s.starts_with("fetch_group="))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let means = ROW_WARPS
+                    .iter()
+                    .map(|&n| mean(&dom(n), &block(1)))
+                    .collect();
+                let blocking16 = mean(&block(16), &block(1));
+                Some(WeftRow {
+                    what,
+                    workloads,
+                    sets,
+                    dom: means,
+                    blocking16,
+                })
+            })
+            .collect()
+    }
+
+    fn weft_to_paper(&self) -> String {
+        let rows = self.rows();
+        let mut header = vec![
+            "switched".to_string(),
+            "workloads".to_string(),
+            "`--set` (DoM, 1 warp)".to_string(),
+        ];
+        header.extend(ROW_WARPS.iter().map(|n| format!("DoM {n} w")));
+        header.push("blocking 16 w".into());
+        let mut body: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                let mut row = vec![
+                    r.what.clone(),
+                    r.workloads.join(" "),
+                    format!("`{}`", r.sets),
+                ];
+                row.extend(r.dom.iter().map(|x| format!("{x:.2}x")));
+                row.push(format!("{:.2}x", r.blocking16));
+                row
+            })
+            .collect();
+        let mut paper_row = vec![
+            "the paper (§8.3; 16 warps: 4.14 x 1.038)".to_string(),
+            "-".into(),
+            "-".into(),
+        ];
+        paper_row.extend(paper::ROW_GEOMEAN.iter().map(|x| format!("{x:.2}x")));
+        paper_row.push(format!("{:.2}x", paper::BLOCKING_16));
+        body.push(paper_row);
+        let gap = rows
+            .iter()
+            .find(|r| r.what.starts_with("NL at"))
+            .map(|r| {
+                let at: Vec<String> = r
+                    .dom
+                    .iter()
+                    .zip(paper::ROW_GEOMEAN)
+                    .zip(ROW_WARPS)
+                    .map(|((x, p), n)| format!("{:.2}x at {n} w", p / x))
+                    .collect();
+                format!(
+                    "\n\nNot explained: what separates the row of this page's figures from the \
+                     paper's ({}: the paper's over weft's). Tried, each a row above: the MDT's \
+                     size, the reconvergence rule, the slip's step, LJ's and NL's inputs, GF's \
+                     and LJ's layouts, the chip's bandwidth, and the bound on a model that does \
+                     not serialise a split warp's parts.",
+                    at.join(", ")
+                )
+            })
+            .unwrap_or_default();
         format!(
-            "## The MDT's size\n\n\
-             Adaptive slip with {LARGE_MDT} MDT entries per warp instead of the paper's {}, \
-             over blocking at the same warps: what a warp's two outstanding divergent loads \
-             hold back on kernels with more load PCs in their loop.\n\n{}",
-            self.study.mdt_entries, rows
+            "## From weft to the paper\n\n\
+             Geometric means over the six kernels of DoM adaptive over 1-warp blocking at 1, 2, \
+             4 and 16 warps, and of blocking at 16 warps over 1, each row switching one cause \
+             of a difference from the row above (rows from \"then, apart\" each switch one \
+             cause from the row of this page's figures). Every row is recorded runs in \
+             `dom.json` (`from_weft_to_paper`, and its points' `--set` lists under `configs`); \
+             `nl_2k`, `lj_aliased`, `gf_padded` and `lj_pp` are the kernels' first inputs and \
+             other layouts (`kernels/dom/`).\n\n{}{gap}\n",
+            table(&header, &body)
         )
     }
 
@@ -638,15 +890,20 @@ impl DomPage<'_> {
                         .map(|&i| c.max_slip_samples.get(i).map_or("-".into(), u64::to_string)),
                 );
                 row.push(c.max_slip_end.to_string());
+                row.push(settled(&c.max_slip_samples).into());
                 row
             })
             .collect();
+        header.push("settled".into());
         format!(
             "## The adaptive max-slip over time (1 warp)\n\n\
              The max-slip in force at each share of the run (it starts at {}; the adaptive \
-             diff moves it by one per {}-cycle period: up when the core is latency bound, \
-             down when it is ALU or bandwidth bound).\n\n{}",
+             diff moves it by {} per {}-cycle period: up when the core is latency bound, \
+             down when it is ALU or bandwidth bound). Settled: over the run's second half \
+             the max-slip moved both up and down, or not at all; climbing or falling: it \
+             moved one way only (the run ended before the controller found its value).\n\n{}",
             self.runs.base.keys().dom_max_slip,
+            self.runs.base.keys().dom_slip_step,
             self.runs.base.keys().dom_period,
             table(&header, &rows)
         )
@@ -703,11 +960,10 @@ impl DomPage<'_> {
         let share = |n: u64| 100.0 * n as f64 / c.loads.max(1) as f64;
         let mut why = vec![];
         if share(c.blocked_full) > 10.0 {
-            let large = self.over(&Point::LargeMdt { warps: 1 }, &b, w);
             why.push(format!(
-                "{:.0}% of its loads partly missed but found the MDT full (M = {}); with {LARGE_MDT} entries DoM gives {large:.2}x",
+                "{:.0}% of its loads partly missed but found the MDT full ({})",
                 share(c.blocked_full),
-                self.study.mdt_entries
+                mdt_text(self.runs.base.keys().dom_mdt_entries)
             ));
         }
         if share(c.divergent_loads) < 1.0 {
@@ -732,6 +988,14 @@ impl DomPage<'_> {
             }
             why.push(parts.join(", "));
         }
+        let apart = self.runs.get(&b, w).simd_utilisation;
+        if apart < 0.1 {
+            why.push(format!(
+                "its threads run apart by control flow: SIMD utilisation {:.1}% under blocking at 1 warp ({:.1} threads per warp instruction), so a load seldom has threads that hit beside threads that miss",
+                100.0 * apart,
+                apart * f64::from(self.runs.base.keys().lanes)
+            ));
+        }
         let (bm, am) = (self.l1_miss_rate(&b, w), self.l1_miss_rate(&a, w));
         if am > 1.2 * bm && bm > 0.0 {
             why.push(format!(
@@ -745,7 +1009,7 @@ impl DomPage<'_> {
             self.runs.get(&a, w).simd_utilisation,
         );
         if au < 0.8 * bu {
-            let back = c.rejoined_threads + c.forced_threads;
+            let back = c.rejoined_threads + c.forced_threads + c.exit_threads;
             let forced = c.forced_threads as f64 / back.max(1) as f64;
             why.push(format!(
                 "its SIMD utilisation falls from {:.1}% to {:.1}%: split warps run their parts one after the other{}",
@@ -881,7 +1145,7 @@ impl DomPage<'_> {
     /// the MDT (PC + W bits per entry), a slip counter per thread, a slip-limit mask
     /// per warp and the max-slip counter.
     fn table1_bits(&self, warps: u64) -> u64 {
-        let (w, m) = (32, u64::from(self.study.mdt_entries));
+        let (w, m) = (32, u64::from(TABLE1_MDT));
         m * warps * (32 + w) + 8 * w * warps + w * warps + 8
     }
 
@@ -908,7 +1172,7 @@ impl DomPage<'_> {
              writes (§3.2). The 14 warps' register file it replaces is 14 x 32 registers x 32 \
              lanes x 32 bits = {} bits.\n",
             cost::markdown(&self.cost, "Table 1 (N warps, W = 32, M = 2)"),
-            self.study.mdt_entries,
+            TABLE1_MDT,
             self.table1_bits(2),
             weft_bits.map_or("n/a".into(), |b| format!("{b:.0}")),
             weft_um2.map_or("n/a".into(), |a| format!("{a:.0}")),
@@ -1040,7 +1304,7 @@ impl DomPage<'_> {
             "geomean_over_one_warp_blocking".into(),
             Value::Object(means),
         );
-        let fixed: Vec<Value> = WARPS
+        let fixed: Vec<Value> = FIXED_WARPS
             .iter()
             .filter_map(|&n| {
                 let ((slip, one), mix) = self.fixed(n)?;
@@ -1066,6 +1330,14 @@ impl DomPage<'_> {
                 "l2_blocking_16": paper::L2_BLOCKING_16,
                 "l2_peak_dom": paper::L2_PEAK_DOM,
             }),
+        );
+        fields.insert(
+            "from_weft_to_paper".into(),
+            json!(self
+                .rows()
+                .iter()
+                .map(|r| json!({"row": r.what, "workloads": r.workloads, "sets": r.sets, "warps": ROW_WARPS, "dom_over_one_warp_blocking": r.dom, "blocking_16_over_1": r.blocking16}))
+                .collect::<Vec<_>>()),
         );
         fields.insert("table1_bits_2_warps".into(), json!(self.table1_bits(2)));
         fields.insert("cost".into(), json!(self.cost));
@@ -1109,12 +1381,83 @@ mod tests {
         f(&mut m.counts.memory_divergence)
     }
 
-    fn page_of<'a>(study: &'a Dom, runs: &'a Runs<Point, Counts>) -> DomPage<'a> {
-        DomPage {
-            study,
-            runs,
-            cost: vec![],
+    fn page_of<'a>(_: &'a Dom, runs: &'a Runs<Point, Counts>) -> DomPage<'a> {
+        DomPage { runs, cost: vec![] }
+    }
+
+    /// Each row of "From weft to the paper" is the geometric mean of its own workloads:
+    /// the first rows on the kernels' first inputs, then each fix swapped in; the whole
+    /// page renders with every row.
+    #[test]
+    fn each_row_from_weft_to_the_paper_switches_one_cause_on_its_own_workloads() {
+        let all = [
+            "nl",
+            "lj",
+            "sa",
+            "rt",
+            "km",
+            "gf",
+            "nl_2k",
+            "lj_aliased",
+            "gf_padded",
+            "lj_pp",
+        ];
+        let first = Point::Row {
+            row: Row::First,
+            warps: 1,
+            dom: true,
+        };
+        // 64x on the first NL input in the first row; 64x on the padded GF at 2 warps.
+        let mut x = [1.0; 10];
+        x[6] = 64.0;
+        let mut y = [1.0; 10];
+        y[8] = 64.0;
+        let mut runs =
+            crate::sweep::tests::hand_runs(&Dom::new(), &all, &[(first, &x), (adaptive(2), &y)]);
+        runs.base = weft_sim::core::machine::Machine::dom();
+        for point in runs.points.values_mut() {
+            for m in point.runs.values_mut() {
+                m.counts.memory_divergence = MemoryDivergence::default();
+            }
         }
+        let study = Dom::new();
+        let page = page_of(&study, &runs);
+        let rows = page.rows();
+        assert_eq!(rows.len(), 10);
+        assert_eq!(
+            rows[0].workloads,
+            ["nl_2k", "lj_aliased", "sa", "rt", "km", "gf"]
+        );
+        assert!((rows[0].dom[0] - 2.0).abs() < 1e-9, "{:?}", rows[0].dom);
+        assert_eq!(rows[1].dom[0], 1.0);
+        assert_eq!(rows[4].workloads[..2], ["nl_2k", "lj"]);
+        assert_eq!(rows[5].workloads[..2], ["nl", "lj"]);
+        // The padded GF only in its own row, at 2 warps.
+        for (i, r) in rows.iter().enumerate() {
+            let want = if i == 6 { 2.0 } else { 1.0 };
+            assert!((r.dom[1] - want).abs() < 1e-9, "row {i}: {:?}", r.dom);
+        }
+        let text = page.markdown();
+        assert!(text.contains("## From weft to the paper"), "{text}");
+        assert_eq!(text.matches("| apart: ").count(), 2, "{text}");
+        assert!(text.contains("Not explained: "), "{text}");
+        assert!(
+            !text.contains("\n             "),
+            "an indented line: {text}"
+        );
+    }
+
+    #[test]
+    fn a_controller_settled_when_its_second_half_moved_both_ways_or_not_at_all() {
+        assert_eq!(settled(&[8, 16, 24, 32, 40, 48, 56, 64]), "climbing");
+        assert_eq!(settled(&[8, 0, 8, 16, 8, 0, 0, 0]), "falling");
+        assert_eq!(settled(&[8, 16, 24, 32, 24, 32, 24, 32]), "settled");
+        assert_eq!(
+            settled(&[8, 16, 255, 255, 255, 255]),
+            "held at 255 (its limit)"
+        );
+        assert_eq!(settled(&[8, 8, 8, 8]), "settled");
+        assert_eq!(settled(&[]), "settled");
     }
 
     #[test]
@@ -1168,26 +1511,20 @@ mod tests {
         // point holds (best per kernel ahead by more than 2%).
         let items = page.fixed_differences();
         assert!(items[0].starts_with("Fixed max-slip at 1 warp: one value for all (max-slip 4) 2.00x (paper 2.65x; 0.75x the paper's (below)), best per kernel 2.52x (paper 4x; 0.63x the paper's (below)); the paper's point, that one value is worse than each kernel's own, holds"), "{}", items[0]);
-        // At 2 warps every slip gives 1x: one for all is the smallest, no gain shows.
-        assert!(items[1].contains("(max-slip 1) 1.00x"), "{}", items[1]);
-        assert!(
-            items[1].ends_with("does not show (within 2%)"),
-            "{}",
-            items[1]
-        );
+        // The study sweeps fixed slips at 1 warp only: no item at 2 warps.
+        assert_eq!(items.len(), 1, "{items:?}");
     }
 
     #[test]
     fn a_kernel_far_below_the_papers_speedup_is_explained_by_its_counters() {
-        // gf: DoM 0.8x over blocking; 500 of 1000 loads found the MDT full; with the
-        // large MDT 6x. Its L1 miss rate rises from 10% to 30%.
-        let mut runs = hand_runs(&[
-            (adaptive(1), &[1.0, 1.0, 1.0, 1.0, 1.0, 0.8]),
-            (
-                Point::LargeMdt { warps: 1 },
-                &[1.0, 1.0, 1.0, 1.0, 1.0, 6.0],
-            ),
-        ]);
+        // gf: DoM 0.8x over blocking on an MDT of 2 entries; 500 of 1000 loads found the
+        // MDT full. Its L1 miss rate rises from 10% to 30%.
+        let mut runs = hand_runs(&[(adaptive(1), &[1.0, 1.0, 1.0, 1.0, 1.0, 0.8])]);
+        runs.base = runs.base.with(&["dom_mdt_entries=2".to_string()]).unwrap();
+        for p in [blocking(1), adaptive(1)] {
+            let run = runs.points.get_mut(&p).unwrap().runs.get_mut("gf").unwrap();
+            run.simd_utilisation = 1.0;
+        }
         for (p, loads, misses) in [(blocking(1), 1000, 100), (adaptive(1), 1000, 300)] {
             runs.points
                 .get_mut(&p)
@@ -1216,8 +1553,7 @@ mod tests {
         assert_eq!(
             gf,
             "GF at 1 warp: DoM adaptive 0.80x over blocking, paper 8.3x (0.10x the paper's (below)): \
-             50% of its loads partly missed but found the MDT full (M = 2); with 16 entries DoM \
-             gives 6.00x; slipping threads raise its L1 miss rate from 10.0% to 30.0% (lines the \
+             50% of its loads partly missed but found the MDT full (M = 2); slipping threads raise its L1 miss rate from 10.0% to 30.0% (lines the \
              warp's threads shared are fetched apart, or evicted between)"
         );
         let items = page_of(&study, &both).one_warp_differences();
@@ -1284,7 +1620,9 @@ mod tests {
             sa,
             "SA at 1 warp: DoM adaptive 1.00x over blocking, paper 4.23x (0.24x the paper's (below)): \
              only 0.00% of its loads diverged, 40.0% missed in every thread (nothing to run on \
-             while they wait)"
+             while they wait); its threads run apart by control flow: SIMD utilisation 5.0% \
+             under blocking at 1 warp (1.6 threads per warp instruction), so a load seldom has \
+             threads that hit beside threads that miss"
         );
     }
 
@@ -1393,11 +1731,11 @@ mod tests {
         {
             assert!(text.contains(&format!("- {item}\n")), "{item}");
         }
-        // Five kernels at 1 warp, three means, two same-warps, 2 against 16, two fixed,
-        // three with the L2.
+        // Five kernels at 1 warp, three means, two same-warps, 2 against 16, one fixed
+        // (1 warp), three with the L2.
         assert_eq!(
             text.matches("\n- ").count(),
-            5 + 3 + 2 + 1 + 2 + 3,
+            5 + 3 + 2 + 1 + 1 + 3,
             "{text}"
         );
     }

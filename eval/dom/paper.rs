@@ -72,6 +72,11 @@ pub const SAME_WARPS: &[(u32, f64)] = &[(8, 1.26), (16, 1.038)];
 /// mean; and 2 warps with DoM match it.
 pub const BLOCKING_16: f64 = 4.14;
 
+/// "From weft to the paper"'s last row: DoM adaptive over 1-warp blocking at 1, 2, 4 and
+/// 16 warps ([`GEOMEAN`]'s, and at 16 warps §8.3's +3.8% over 16-warp blocking's 4.14).
+#[allow(clippy::approx_constant)]
+pub const ROW_GEOMEAN: [f64; 4] = [3.14, 4.66, 5.38, BLOCKING_16 * 1.038];
+
 /// §8.2, Fig. 6: fixed max-slip over blocking at the same warps, geometric mean: (warps,
 /// one value for all kernels ("avg max slip"), the best value per kernel ("best mix")).
 pub const FIXED: &[(u32, f64, f64)] = &[(1, 2.65, 4.0), (2, 2.88, 3.15)];

@@ -8,10 +8,14 @@
  * jittered by a uniform +-0.15 lattice constant, sorted by bin (5^3 bins, counting sort);
  * then the neighbour list, built serially in setup exactly as nl.c's kernel builds it
  * (27 bins, list radius r_cut 3.0 + buffer 0.4 = 3.4 [buffer not in the paper's text],
- * 53..70 neighbours, mean 62), interleaved: slot k of particle i at nl[k * N + i] (HOOMD's
- * layout, so a warp's loads of slot k are coalesced; the positions they name are not).
+ * 53..70 neighbours, mean 62), interleaved: slot k of particle i at nl[k * PITCH + i]
+ * (HOOMD's layout, so a warp's loads of slot k are coalesced; the positions they name are
+ * not). PITCH = N + 8 words: slot k + 1 of a warp's lists starts one 32-byte line (one L1
+ * set) after slot k, where a pitch of N words (8 KB, one way of the L1) would put every
+ * slot in the same 4 sets (kernels/dom/lj_aliased.c). Positions are one 16-byte record per
+ * particle (x, y, z, unused), as HOOMD's float4: a neighbour's coordinates share a line.
  * Kernel: thread i loops k < nn[i] (counts differ, so the loop exit diverges): j = nl[...],
- * gathers x[j], y[j], z[j] (separate arrays: 3 loads, where HOOMD fetches one float4),
+ * gathers pos[j].x, .y, .z (3 loads of one record, where HOOMD fetches one float4),
  * minimum image by compare-and-shift (no rintf, so host and RV32F agree bit for bit), and
  * if r2 < rc2 (3.0^2; ~70% of the list): r2i = 1/r2, r6i = r2i^3,
  * ff = r2i * r6i * (48 r6i - 24), force += d * ff, energy += 4 r6i (r6i - 1) (not shifted),
@@ -27,10 +31,14 @@
 #define L 17.5025f     /* (2048 / 0.38197)^(1/3) */
 #define RL 3.4f        /* list radius: r_cut 3.0 + buffer 0.4 */
 #define RC 3.0f
+#define PITCH (N + 8)  /* words between slots: not a multiple of the L1's 8 KB way */
 WEFT_LAUNCH(N, 32);
 
-float x[N], y[N], z[N];      /* positions, sorted by bin */
-uint32_t nl[MAXN * N];       /* slot k of particle i at k * N + i */
+typedef struct {
+    float x, y, z, w;
+} record;
+record pos[N] __attribute__((aligned(16))); /* positions, sorted by bin; w unused */
+uint32_t nl[MAXN * PITCH];   /* slot k of particle i at k * PITCH + i */
 uint32_t nn[N];
 float fx[N], fy[N], fz[N], pe[N], vir[N];
 
@@ -81,9 +89,10 @@ void weft_setup(void) {
     for (int i = 0; i < N; i++) {
         uint32_t b = (bin1(pz[i]) * NB + bin1(py[i])) * NB + bin1(px[i]);
         uint32_t d = count[b]++;
-        x[d] = px[i];
-        y[d] = py[i];
-        z[d] = pz[i];
+        pos[d].x = px[i];
+        pos[d].y = py[i];
+        pos[d].z = pz[i];
+        pos[d].w = 0.0f;
         pbin[d] = b;
     }
     /* The neighbour list, as kernels/dom/nl.c builds it (same bins, order and radius). */
@@ -95,10 +104,10 @@ void weft_setup(void) {
                     uint32_t c = (((bz + oz + NB - 1) % NB) * NB + (by + oy + NB - 1) % NB) * NB +
                                  (bx + ox + NB - 1) % NB;
                     for (uint32_t j = cstart[c]; j < cstart[c + 1]; j++) {
-                        float dx = image(x[i] - x[j]), dy = image(y[i] - y[j]),
-                              dz = image(z[i] - z[j]);
+                        float dx = image(pos[i].x - pos[j].x), dy = image(pos[i].y - pos[j].y),
+                              dz = image(pos[i].z - pos[j].z);
                         float r2 = dx * dx + dy * dy + dz * dz;
-                        if (r2 < RL * RL && j != i && n < MAXN) nl[n++ * N + i] = j;
+                        if (r2 < RL * RL && j != i && n < MAXN) nl[n++ * PITCH + i] = j;
                     }
                 }
         nn[i] = n;
@@ -107,11 +116,11 @@ void weft_setup(void) {
 
 void weft_kernel(void) {
     uint32_t i = weft_tid();
-    float xi = x[i], yi = y[i], zi = z[i];
+    float xi = pos[i].x, yi = pos[i].y, zi = pos[i].z;
     float ax = 0.0f, ay = 0.0f, az = 0.0f, e = 0.0f, w = 0.0f;
     for (uint32_t k = 0, n = nn[i]; k < n; k++) {
-        uint32_t j = nl[k * N + i];
-        float dx = image(xi - x[j]), dy = image(yi - y[j]), dz = image(zi - z[j]);
+        uint32_t j = nl[k * PITCH + i];
+        float dx = image(xi - pos[j].x), dy = image(yi - pos[j].y), dz = image(zi - pos[j].z);
         float r2 = dx * dx + dy * dy + dz * dz;
         if (r2 < RC * RC) {
             float r2i = 1.0f / r2;

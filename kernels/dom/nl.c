@@ -1,31 +1,32 @@
 /* nl: neighbour-list build by spatial bins, the "NL" kernel of the Diverge-on-Miss paper
  * (§7.3, Table 3: HOOMD 0.8's neighbour list, 27 neighbour bins, padded cutoff, one thread
- * per particle). N = 2048 particles (scaled from the paper's 64000 to keep the run at ~32 M
- * thread instructions) at packing fraction 0.2 (number density rho = 0.2 * 6 / pi = 0.382,
- * box side L = (N / rho)^(1/3) = 17.50, periodic).
- * Input (weft_setup, LCG seed 12345): an fcc lattice of 8^3 unit cells (4 * 8^3 = 2048
- * sites, lattice constant L / 8), each coordinate jittered by a uniform +-0.15 lattice
- * constant and wrapped into [0, L); then sorted by bin (counting sort) into bin-major
+ * per particle). N = 4 * 12^3 = 6912 particles (scaled from the paper's 64000: the most
+ * that keeps `weft eval dom` within 30 minutes on 2 cores: its positions, 81 KB, are 2.5
+ * times the 32 KB L1, the paper's 750 KB 23 times) at packing fraction 0.2 (number
+ * density rho = 0.2 * 6 / pi = 0.382, box side L = (N / rho)^(1/3) = 26.25, periodic).
+ * Input (weft_setup, LCG seed 12345): an fcc lattice of 12^3 unit cells (4 * 12^3 = 6912
+ * sites, lattice constant L / 12 = 2.188), each coordinate jittered by a uniform +-0.15
+ * lattice constant and wrapped into [0, L); then sorted by bin (counting sort) into bin-major
  * cx/cy/cz with cstart[] and pbin[] (HOOMD's bin layout), so thread i owns sorted particle
- * i and a warp's 32 particles share most of their 27 bins (12..23 particles per bin).
+ * i and a warp's 32 particles share most of their 27 bins (20 particles per bin on average).
  * Choices [not in the paper's text]: r_cut 3.0 + buffer 0.4 = list radius 3.4 (53..70
- * neighbours, mean 62); 5 bins per side (side 3.50 >= 3.4, so 27 bins cover the sphere;
- * 5 >= 3, so the 27 periodic bins are distinct); minimum image by compare-and-shift (no
+ * neighbours, mean 62); 7 bins per side (side 3.75 >= 3.4, so 27 bins cover the sphere;
+ * 7 >= 3, so the 27 periodic bins are distinct); minimum image by compare-and-shift (no
  * rintf, so the host and RV32F results agree bit for bit); MAXN = 128 slots per particle:
  * a neighbour past the last slot is counted but not stored, so nn[i] may exceed MAXN (it
- * never does with this input). kernels/dom/lj.c builds the same list in its setup.
+ * never does with this input). kernels/dom/nl_2k.c is this kernel at 2048 particles.
  * Kernel: thread i loops over its 27 bins and their particles (occupancy varies, so the
  * loops diverge): 3 loads, minimum-image r^2, if (r2 < rl2 && j != i) nl[n++ * N + i] = j
  * (interleaved, so a warp's stores of slot n are coalesced); then nn[i] = n.
  * Outputs: nl[MAXN * N], nn[N]. */
 #include "weft.h"
 
-#define N 2048
-#define FCC 8          /* fcc unit cells per side: 4 * FCC^3 = N */
-#define NB 5           /* bins per side */
+#define FCC 12         /* fcc unit cells per side */
+#define N (4 * FCC * FCC * FCC)
+#define NB 7           /* bins per side: L / NB >= RL */
 #define NC (NB * NB * NB)
 #define MAXN 128
-#define L 17.5025f     /* (2048 / 0.38197)^(1/3) */
+#define L 26.25375f    /* (6912 / 0.38197)^(1/3): 2.18781 per fcc cell, as nl_2k.c */
 #define RL 3.4f        /* r_cut 3.0 + buffer 0.4 */
 WEFT_LAUNCH(N, 32);
 

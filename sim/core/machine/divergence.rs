@@ -2,7 +2,7 @@
 //! settings, each checked by its own type. The keys of a policy not chosen stay in the
 //! machine's [`Keys`] (kept and printed), unread.
 use super::core::Core;
-use super::keys::{CaptHistory, Keys, Mechanism};
+use super::keys::{CaptHistory, DomReconverge, Keys, Mechanism};
 
 /// The chosen policy and its settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,8 +35,11 @@ pub struct Capt {
 /// Diverge on miss (`dom_*` keys).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dom {
+    /// MDT entries per warp; 0: unlimited.
     pub mdt_entries: u32,
+    pub reconverge: DomReconverge,
     pub max_slip: u32,
+    pub slip_step: u32,
     pub adaptive: bool,
     pub period: u32,
     pub idle_max: f64,
@@ -61,7 +64,9 @@ impl Divergence {
             }),
             Mechanism::Dom => Divergence::Dom(Dom {
                 mdt_entries: k.dom_mdt_entries,
+                reconverge: k.dom_reconverge,
                 max_slip: k.dom_max_slip,
+                slip_step: k.dom_slip_step,
                 adaptive: k.dom_adaptive,
                 period: k.dom_period,
                 idle_max: k.dom_idle_max,
@@ -173,8 +178,14 @@ impl Dom {
                 self.max_slip
             ));
         }
-        if !(1..=64).contains(&self.mdt_entries) {
-            return Err(format!("dom_mdt_entries = {}: 1..=64", self.mdt_entries));
+        if !(1..=255).contains(&self.slip_step) {
+            return Err(format!("dom_slip_step = {}: 1..=255", self.slip_step));
+        }
+        if self.mdt_entries > 64 {
+            return Err(format!(
+                "dom_mdt_entries = {}: 0..=64 (0 = unlimited)",
+                self.mdt_entries
+            ));
         }
         if self.period == 0 {
             return Err("dom_period = 0: must be at least 1".to_string());
@@ -228,8 +239,12 @@ mod tests {
                 "dom_max_slip = 256: 0..=255",
             ),
             (
-                &["divergence=dom", "dom_mdt_entries=0"],
-                "dom_mdt_entries = 0: 1..=64",
+                &["divergence=dom", "dom_mdt_entries=65"],
+                "dom_mdt_entries = 65: 0..=64 (0 = unlimited)",
+            ),
+            (
+                &["divergence=dom", "dom_slip_step=0"],
+                "dom_slip_step = 0: 1..=255",
             ),
             (
                 &["divergence=dom", "dom_bw_min=1.5"],

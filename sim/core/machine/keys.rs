@@ -39,6 +39,19 @@ impl Mechanism {
     }
 }
 
+/// Where threads that diverged on a miss inside a loop come back when they miss the
+/// loop's next execution of their load (the DoM paper's §4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DomReconverge {
+    /// At the next call, return or barrier: the warp leaves the loop without them.
+    Return,
+    /// At the loop's exit: the warp does not leave the loop while they wait (they stay
+    /// members of its stack entry, §3.1); a call, return or barrier first still brings
+    /// them back.
+    Loop,
+}
+
 /// How a CAPT entry remembers a branch's adequacy (CAPRI §3.2, §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -123,7 +136,9 @@ pub struct Keys {
     pub dram_gbps: f64,
     pub clock_mhz: f64,
     pub dom_mdt_entries: u32,
+    pub dom_reconverge: DomReconverge,
     pub dom_max_slip: u32,
+    pub dom_slip_step: u32,
     pub dom_adaptive: bool,
     pub dom_period: u32,
     pub dom_idle_max: f64,
@@ -231,7 +246,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("clock_mhz", "core clock in MHz: turns dram_gbps into bytes per cycle"),
     (
         "dom_mdt_entries",
-        "dom: memory divergence table entries per warp (the DoM paper's M): loads, by PC, whose missing threads a warp may have waiting",
+        "dom: memory divergence table entries per warp (the DoM paper's M): loads, by PC, whose missing threads a warp may have waiting; 0 = unlimited (one per lane: a thread waits on one load at a time)",
+    ),
+    (
+        "dom_reconverge",
+        "dom: where threads waiting on a load inside a loop come back when the warp leaves the loop first: return (at the next call, return or barrier; the warp runs on without them) or loop (at the loop's exit: the warp waits there for their lines and runs them to it first)",
     ),
     (
         "dom_max_slip",
@@ -239,7 +258,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "dom_adaptive",
-        "dom: true moves max-slip by one at the end of each dom_period (the adaptive diff); false keeps dom_max_slip (fixed slip)",
+        "dom: true moves max-slip by dom_slip_step at the end of each dom_period (the adaptive diff), starting at dom_max_slip; false keeps dom_max_slip (fixed slip)",
+    ),
+    (
+        "dom_slip_step",
+        "dom: how far the adaptive diff moves max-slip at the end of a period, 1..=255",
     ),
     ("dom_period", "dom: the adaptive diff's sampling period in cycles"),
     (

@@ -19,7 +19,9 @@ pub use self::core::Core;
 pub use cache::{Cache, L1};
 pub use divergence::Divergence;
 pub use dram::Dram;
-pub use keys::{reader, CaptHistory, DramScheduler, Keys, Mechanism, Reader, Timing, KEYS};
+pub use keys::{
+    reader, CaptHistory, DomReconverge, DramScheduler, Keys, Mechanism, Reader, Timing, KEYS,
+};
 pub use vgiw::Vgiw;
 
 use serde::{Serialize, Serializer};
@@ -359,6 +361,9 @@ mod tests {
         let json = serde_json::to_value(&m).unwrap();
         assert_eq!(json, serde_json::to_value(m.keys()).unwrap());
         assert_eq!(json.as_object().unwrap().len(), KEYS.len());
-        assert_eq!(json["dom_mdt_entries"], 2);
+        // §7.1: the MDT does not limit (0 = unlimited), and slipped threads stay in
+        // their loop.
+        assert_eq!(json["dom_mdt_entries"], 0);
+        assert_eq!(json["dom_reconverge"], "loop");
     }
 }

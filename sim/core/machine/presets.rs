@@ -1,6 +1,6 @@
 //! The named machines: each paper's machine as the keys it sets (docs/core.md §3), every
 //! value with its source.
-use super::keys::{CaptHistory, DramScheduler, Keys, Mechanism, Timing};
+use super::keys::{CaptHistory, DomReconverge, DramScheduler, Keys, Mechanism, Timing};
 
 impl Keys {
     /// The LWM paper's baseline (its Table 1 and §2, §6.3): one core, 32 lanes, 32 warps
@@ -61,7 +61,9 @@ impl Keys {
             // ALU bound, half the cycles moving data bandwidth bound, a quarter of them
             // waiting on memory latency bound.
             dom_mdt_entries: 2,
+            dom_reconverge: DomReconverge::Return,
             dom_max_slip: 8,
+            dom_slip_step: 1,
             dom_adaptive: true,
             dom_period: 100_000,
             dom_idle_max: 0.01,
@@ -160,6 +162,16 @@ impl Keys {
     /// (the bus, not the bank, limits bandwidth); 1024 MSHRs merging 64 requests;
     /// 128 stack entries (a divergent loop exit takes two); the optional L2 (§8.4,
     /// `l2_kb = 256`) 16-way with 20-cycle hits.
+    ///
+    /// Diverge on miss (`divergence = dom`): the MDT does not limit (`dom_mdt_entries =
+    /// 0`: §7.1, "structures for holding outstanding memory requests are not a limiting
+    /// factor"; Table 1's M = 2 is the study's sensitivity row); slipped threads stay
+    /// members of their loop (`dom_reconverge = loop`: §3.1's stack, where a loop's
+    /// entry holds every thread still in the loop, and §4.3, "diverged lanes can
+    /// normally reconverge on the next iteration of the loop"); max-slip starts at 8 (the
+    /// hardware's reset value) and moves by 8 per 100 000-cycle period (weft's choice:
+    /// the paper gives no step; by 8 the controller crosses 0..255 in 32 periods, within
+    /// the study's runs).
     pub fn dom() -> Keys {
         Keys {
             cores: 1,
@@ -188,6 +200,9 @@ impl Keys {
             dram_scheduler: DramScheduler::Fcfs,
             dram_gbps: 8.0,
             clock_mhz: 2000.0,
+            dom_mdt_entries: 0,
+            dom_reconverge: DomReconverge::Loop,
+            dom_slip_step: 8,
             ..Keys::lwm()
         }
     }

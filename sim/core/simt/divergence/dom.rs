@@ -14,6 +14,14 @@
 //! - **Rejoin.** When the warp executes the same load again, the threads of its entry
 //!   whose lines are in come back ([`DivergenceStack::rejoin_at`]) at the PC after it:
 //!   they are one or more iterations behind, at the same PC.
+//! - **Loop exit** (`dom_reconverge = loop`). Threads that left at a load inside a loop
+//!   stay members of the loop (§3.1: its stack entry does not pop while they wait):
+//!   when the warp reaches the loop's exit (the reconvergence point of the loop's exit
+//!   branch) with threads of a load of that loop waiting, it waits for their lines and
+//!   runs them to the exit first, as a divergent path reconverging there; they come back
+//!   at the loop's next execution of their load or at its exit, whichever comes first.
+//!   With `return`, the warp leaves the loop without them and they come back at the next
+//!   forced point.
 //! - **Forced reconvergence** (§4.3) at calls, returns (the kernel's last one too) and
 //!   `weft_barrier`: while threads wait in the MDT, the warp does not pass such a point
 //!   (waiting threads must stay in the function they left, where their load comes round
@@ -43,7 +51,7 @@ use super::pdom::Pdom;
 use super::{Activity, DivergenceStats, Load, Policy};
 use crate::core::cfg::Flow;
 use crate::core::isa::Op;
-use crate::core::machine::{divergence as settings, Machine};
+use crate::core::machine::{divergence as settings, DomReconverge, Machine};
 use crate::core::simt::execute::Executed;
 use crate::core::simt::kernel::{Kernel, Step};
 use crate::core::simt::stats::Figures;
@@ -84,6 +92,11 @@ pub struct DomStats {
     pub forced_threads: u64,
     /// Times a warp waited at such a point for a line.
     pub forced_waits: u64,
+    /// `dom_reconverge = loop`: threads brought back at their loop's exit (times, and
+    /// threads), and times a warp waited there for a line.
+    pub exits: u64,
+    pub exit_threads: u64,
+    pub exit_waits: u64,
     /// The core's max-slip at the start and at the end of each adaptive period
     /// (cycle, max-slip); core 0's when cores combine.
     pub max_slip: Vec<(u64, u8)>,
@@ -147,6 +160,21 @@ impl DomStats {
             "DoM: waits for a line at a forced point",
             self.forced_waits,
         );
+        f.add_count(
+            "dom_exits",
+            "DoM: threads brought back at their loop's exit",
+            self.exits,
+        );
+        f.add_count(
+            "dom_exit_threads",
+            "DoM: threads brought back at a loop's exit",
+            self.exit_threads,
+        );
+        f.add_count(
+            "dom_exit_waits",
+            "DoM: waits for a line at a loop's exit",
+            self.exit_waits,
+        );
         if let Some(&(_, last)) = self.max_slip.last() {
             f.add_count(
                 "dom_max_slip_end",
@@ -170,6 +198,9 @@ impl DomStats {
         self.forced += other.forced;
         self.forced_threads += other.forced_threads;
         self.forced_waits += other.forced_waits;
+        self.exits += other.exits;
+        self.exit_threads += other.exit_threads;
+        self.exit_waits += other.exit_waits;
         self
     }
 }
@@ -183,7 +214,7 @@ struct WarpDom {
     /// Per lane, the joins a waiting thread's path meets ([`DivergenceStack::chain_at`]
     /// when it left).
     chains: Vec<Vec<u64>>,
-    /// The warp waits at a forced point for a waiting thread's line.
+    /// The warp waits at a forced point or a loop's exit for a waiting thread's line.
     forced_wait: bool,
 }
 
@@ -210,6 +241,13 @@ pub struct Dom {
     /// Calls, returns and barriers: where a warp's threads must be together.
     forced: HashSet<u32>,
     barriers: HashSet<u32>,
+    /// `dom_reconverge = loop`: each load's innermost loop's exit, by the load's PC.
+    exits: HashMap<u32, u32>,
+    /// Every loop's exit PC (the values of `exits`).
+    exit_pcs: HashSet<u32>,
+    reconverge: DomReconverge,
+    /// How far a raise or lower of the adaptive diff moves max-slip.
+    step: u32,
     decided: Option<Decided>,
     now: u64,
     stats: DomStats,
@@ -219,7 +257,11 @@ impl Dom {
     pub fn new(m: &Machine, settings: &settings::Dom) -> Dom {
         let lanes = m.core().lanes as usize;
         let warps = m.core().warps;
-        let entries = settings.mdt_entries as usize;
+        // Unlimited: a thread waits on one load at a time, so one entry per lane never fills.
+        let entries = match settings.mdt_entries {
+            0 => lanes,
+            n => n as usize,
+        };
         let line_bits = m.l1().cache.line.trailing_zeros() as usize;
         let period = u64::from(settings.period);
         let share = |x: f64| (x * period as f64).round() as u64;
@@ -250,6 +292,10 @@ impl Dom {
             }),
             forced: HashSet::new(),
             barriers: HashSet::new(),
+            exits: HashMap::new(),
+            exit_pcs: HashSet::new(),
+            reconverge: settings.reconverge,
+            step: settings.slip_step,
             decided: None,
             now: 0,
             stats: DomStats {
@@ -280,40 +326,69 @@ impl Dom {
         fill: Option<u64>,
     ) {
         let lanes = self.lanes;
+        let zeros = vec![0; lanes];
         for (k, entry) in self.warps[w].mcb.iter_mut().enumerate() {
             let cap = capture.filter(|c| c.0 == k);
             let rel = release.filter(|r| r.0 == k);
+            // An entry with no thread waiting or ready that captures nothing keeps its
+            // state on any edge (nothing to release, nothing to wake): skipped.
+            if cap.is_none() && entry.waiting == 0 && entry.ready == 0 {
+                continue;
+            }
             entry.clock(&McbInputs {
                 reset: false,
                 capture: cap.is_some(),
                 capture_mask: cap.map_or(0, |c| c.1),
-                addr_in: cap.map_or_else(|| vec![0; lanes], |c| c.2.to_vec()),
+                addr_in: cap.map_or_else(|| zeros.clone(), |c| c.2.to_vec()),
                 fill: fill.is_some(),
                 fill_addr: fill.unwrap_or(0),
-                fill_data: vec![0; lanes],
+                fill_data: zeros.clone(),
                 release: rel.is_some(),
                 release_mask: rel.map_or(0, |r| r.1),
             });
         }
     }
 
-    /// Warp `w` at a call, return or barrier with threads waiting: brings back the
-    /// threads of an entry whose lines are in as a path of their own, until the top is
-    /// no such point or no thread is ready (then the warp waits for a line).
+    /// Warp `w` at a call, return or barrier with threads waiting, or (`dom_reconverge
+    /// = loop`) at the exit of a loop whose load threads wait on: brings back the threads
+    /// of an entry whose lines are in as a path of their own, until the top is no such
+    /// point or no thread it holds is ready (then the warp waits for a line).
     fn force(&mut self, w: usize) -> Result<(), String> {
         loop {
-            let Some(top) = self.pdom.stacks[w].entries().last().cloned() else {
-                return Ok(());
-            };
-            let pc = top.pc as u32;
-            let warp = &self.warps[w];
-            if !self.forced.contains(&pc) || warp.mdt.waiting() == 0 {
+            if self.warps[w].mdt.waiting() == 0 {
                 self.warps[w].forced_wait = false;
                 return Ok(());
             }
-            let Some(k) = (0..warp.mcb.len()).find(|&k| warp.mcb[k].ready != 0) else {
+            let Some(top_pc) = self.pdom.stacks[w].entries().last().map(|e| e.pc) else {
+                return Ok(());
+            };
+            let pc = top_pc as u32;
+            let warp = &self.warps[w];
+            let forced = self.forced.contains(&pc);
+            let loop_rule = self.reconverge == DomReconverge::Loop && self.exit_pcs.contains(&pc);
+            if !(forced || loop_rule) {
+                self.warps[w].forced_wait = false;
+                return Ok(());
+            }
+            // The entries this point holds, and whether it is their loop's exit.
+            let holds = |k: usize| {
+                let exit = loop_rule && self.exits.get(&(warp.mdt.pcs[k] as u32)) == Some(&pc);
+                (warp.mdt.masks[k] != 0 && (forced || exit)).then_some(exit)
+            };
+            let held: Vec<(usize, bool)> = (0..warp.mcb.len())
+                .filter_map(|k| holds(k).map(|exit| (k, exit)))
+                .collect();
+            if held.is_empty() {
+                self.warps[w].forced_wait = false;
+                return Ok(());
+            }
+            let Some(&(k, at_exit)) = held.iter().find(|&&(k, _)| warp.mcb[k].ready != 0) else {
                 if !warp.forced_wait {
-                    self.stats.forced_waits += 1;
+                    if held.iter().any(|&(_, exit)| exit) {
+                        self.stats.exit_waits += 1;
+                    } else {
+                        self.stats.forced_waits += 1;
+                    }
                 }
                 self.warps[w].forced_wait = true;
                 return Ok(());
@@ -326,12 +401,13 @@ impl Dom {
                 .fold(0u64, |m, l| m | 1 << l);
             let resume = u64::from(warp.mdt.pcs[k] as u32 + 4);
             self.release(w, k, lanes);
-            let barrier = self.barriers.contains(&pc);
+            let first = at_exit || self.barriers.contains(&pc);
             let stack = &mut self.pdom.stacks[w];
-            let room = if barrier {
-                // Every thread meets at the barrier: the threads run to it first.
-                stack.rejoin_at(&vec![lanes], top.pc);
-                stack.branch(vec![lanes], resume, top.pc, top.pc)
+            let room = if first {
+                // Every thread meets here (a barrier, or their loop's exit): the threads
+                // run to it first.
+                stack.rejoin_at(&vec![lanes], top_pc);
+                stack.branch(vec![lanes], resume, top_pc, top_pc)
                     != Some(crate::lib::divergence_stack::BranchOutcome::Overflow)
             } else {
                 // A pending path to the first join of their own that is still to come
@@ -343,8 +419,13 @@ impl Dom {
                     "the divergence stack overflowed bringing back waiting threads at {pc:#x}; raise stack_entries"
                 ));
             }
-            self.stats.forced += 1;
-            self.stats.forced_threads += u64::from(lanes.count_ones());
+            if at_exit {
+                self.stats.exits += 1;
+                self.stats.exit_threads += u64::from(lanes.count_ones());
+            } else {
+                self.stats.forced += 1;
+                self.stats.forced_threads += u64::from(lanes.count_ones());
+            }
         }
     }
 
@@ -371,6 +452,8 @@ impl Policy for Dom {
                 self.barriers.insert(pc);
             }
         }
+        self.exits = loop_exits(kernel);
+        self.exit_pcs = self.exits.values().copied().collect();
         Ok(())
     }
 
@@ -550,11 +633,14 @@ impl Policy for Dom {
             let idle = c > 0 || !a.started;
             adaptive.clock(false, idle, c < a.bus_cycles, idle && a.memory_stall);
             if adaptive.raise || adaptive.lower {
-                self.slip.clock(&SlipInputs {
-                    raise: adaptive.raise,
-                    lower: adaptive.lower,
-                    ..SlipInputs::default()
-                });
+                // A step of n is n pulses of the controller's one-step raise or lower.
+                for _ in 0..self.step {
+                    self.slip.clock(&SlipInputs {
+                        raise: adaptive.raise,
+                        lower: adaptive.lower,
+                        ..SlipInputs::default()
+                    });
+                }
                 self.stats
                     .max_slip
                     .push((start + c + 1, self.slip.max_slip));
@@ -565,4 +651,58 @@ impl Policy for Dom {
     fn stats(&self) -> DivergenceStats {
         DivergenceStats::Dom(self.stats.clone())
     }
+}
+
+/// Each global load's innermost loop's exit, by the load's PC. A loop is the span from a
+/// backward branch's or jump's target to the last instruction jumping back there; its
+/// exit is where its first exit branch (one of whose successors is outside the span)
+/// reconverges. A load takes the innermost loop around it that has an exit; loads in no
+/// such loop (or whose loop's paths meet only at the function's return) have none.
+fn loop_exits(kernel: &Kernel) -> HashMap<u32, u32> {
+    use crate::core::cfg::Reconvergence;
+    let steps: Vec<(u32, &Step)> = kernel.steps().collect();
+    // Loop head -> its last back edge.
+    let mut spans: HashMap<u32, u32> = HashMap::new();
+    for &(pc, step) in &steps {
+        let target = match step.flow {
+            Flow::Branch { taken } => taken,
+            Flow::Jump { target } => target,
+            _ => continue,
+        };
+        if target <= pc {
+            let end = spans.entry(target).or_insert(pc);
+            *end = (*end).max(pc);
+        }
+    }
+    let mut loops: Vec<(u32, u32, u32)> = vec![];
+    for (&head, &end) in &spans {
+        let inside = |x: u32| (head..=end).contains(&x);
+        let exit = steps
+            .iter()
+            .filter(|&&(pc, _)| inside(pc))
+            .find_map(|&(pc, step)| match (step.flow, step.reconvergence) {
+                (Flow::Branch { taken }, Some(Reconvergence::At(r)))
+                    if !inside(taken) || !inside(pc + 4) =>
+                {
+                    Some(r)
+                }
+                _ => None,
+            });
+        if let Some(exit) = exit {
+            loops.push((head, end, exit));
+        }
+    }
+    let mut exits = HashMap::new();
+    for &(pc, step) in &steps {
+        if step.inst.is_load() {
+            let innermost = loops
+                .iter()
+                .filter(|&&(h, e, _)| (h..=e).contains(&pc))
+                .min_by_key(|&&(h, e, _)| (e - h, h));
+            if let Some(&(_, _, exit)) = innermost {
+                exits.insert(pc, exit);
+            }
+        }
+    }
+    exits
 }
