@@ -132,6 +132,18 @@ fn profile_rows_add_up_to_the_totals_and_follow_the_listing() {
             } else {
                 assert!(jumps.is_empty(), "{at}: only TBC stalls at jumps");
             }
+            // Who waits where: TBC+ and CAPRI never at jumps nor at proven-uniform
+            // branches; CAPRI stalls only warps that split, so only at divergent
+            // instances.
+            let w = t.waits;
+            match *scheme {
+                "tbc" => assert!(w.total() > 0, "{at}: TBC waits: {w:?}"),
+                "tbc+" => assert_eq!((w.jump, w.uniform), (0, 0), "{at}: {w:?}"),
+                _ => assert_eq!(w.total(), w.divergent, "{at}: {w:?}"),
+            }
+            if *scheme == "tbc" && *name == "capri/bfs" {
+                assert!(w.jump > 0 && w.divergent > 0, "{at}: {w:?}");
+            }
             let sum = |f: fn(&BranchProfile) -> u64| t.branches.iter().map(f).sum::<u64>();
             assert_eq!(sum(|b| b.cta_instances), t.branch_instances, "{at}");
             assert_eq!(sum(|b| b.adequate), t.adequate_instances, "{at}");

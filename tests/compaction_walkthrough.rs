@@ -287,6 +287,7 @@ fn tbc_stats(s: &Stats) -> TbcStats {
     match &s.divergence {
         DivergenceStats::Tbc(t) => TbcStats {
             branches: vec![],
+            waits: Default::default(),
             ..t.clone()
         },
         other => panic!("not a compaction run: {other:?}"),
@@ -494,6 +495,7 @@ fn capri_misses_once_then_follows_the_latest_adequacy() {
         capt_inserts: 1,
         capt_evictions: 0,
         capt_most_entries: 1,
+        waits: Default::default(),
         branches: vec![],
     };
     assert_eq!(tbc_stats(&run), want);

@@ -570,6 +570,7 @@ mod tests {
             dram_bytes_per_cycle: 6.4,
             dram_bandwidth_used: 0.5,
             divergence: DivergenceStats::Pdom,
+            ctas_per_core: 1,
         }
     }
 

@@ -1,8 +1,8 @@
 /* backp: the two CUDA kernels of Rodinia's backprop (CAPRI Table 2's BACKP, 83% SIMD
  * utilisation under WPDOM; its Fig. 4 is bpnn_layerforward), for a layer of 4096 input
  * units and 16 hidden units: one CTA of 16 x 16 threads (tx = thread % 16, ty = thread /
- * 16; a warp is two ty rows) per block of 16 input rows, 256 CTAs (two waves on 30 cores
- * of 1024 threads). As Rodinia writes them:
+ * 16; a warp is two ty rows) per block of 16 input rows. 16 384 input units (a quarter of
+ * the 65 536 of Rodinia's run): 1024 CTAs, 8.5 waves on 30 cores of 4 CTAs. As Rodinia writes them:
  *   layerforward: `if (tx == 0) input_node[ty] = input[...]` (lanes 0 and 16 of every
  *     warp), barrier, the weights into a CTA-shared 16 x 16 matrix, barrier, each weight
  *     times its input unit, barrier, then the tree sum over ty
@@ -19,7 +19,7 @@
  * expressions, so the same rounding) into the expected_ symbols. */
 #include "weft.h"
 
-#define IN 4096 /* input units */
+#define IN 16384 /* input units */
 #define HID 16  /* hidden units */
 #define WIDTH 16
 #define HEIGHT 16

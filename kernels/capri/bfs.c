@@ -5,8 +5,9 @@
  * this is Rodinia's later form of the same code: a level is two passes, the frontier
  * visit (`if (mask[tid])`, the node's edge loop of variable length, `if (!visited[id])`)
  * and the update (`if (updating[tid])`), which set the `over` flag.
- * weft has one launch and CTA-wide barriers only, so the 65536 nodes form 256 independent
- * graphs of 256 nodes, one per CTA, and weft_barrier stands where the original returns to
+ * weft has one launch and CTA-wide barriers only, so the nodes form independent graphs
+ * of 256 nodes, one per CTA: 600 of them (153 600 nodes, 2.3 times the benchmark's
+ * graph, so that 30 cores holding 4 CTAs each run five waves, not two), and weft_barrier stands where the original returns to
  * the host between kernels. Node n of a CTA is its thread n, as in the original. Graphs as
  * Rodinia's graphgen makes them (each node starts 2 to 4 edges to uniformly random nodes of
  * its graph, every edge in both directions: mean degree 6, as graph65536's), searched from
@@ -14,7 +15,7 @@
 #include "weft.h"
 
 #define CTA 256
-#define GRAPHS 256
+#define GRAPHS 600
 #define NODES (GRAPHS * CTA)
 #define MAX_EDGES (NODES * 4 * 2)
 WEFT_LAUNCH(NODES, CTA);

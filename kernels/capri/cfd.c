@@ -8,21 +8,22 @@
  * and writes its 5 fluxes. The arrays are Rodinia's structure of arrays (variable v of
  * element i at i + v * NEL, face j's neighbour at i + j * NEL), so the element's own reads
  * coalesce and the neighbours' are gathers.
- * The mesh (Rodinia reads fvcorr.domn.097K, a tetrahedral mesh around a wing): a 40 x 48
- * x 32 lattice of cells, each with 4 faces, -x, +x, one of -y/+y and one of -z/+z by the
- * cell's parity (a tetrahedron's 4 faces); a face leaving the box is far field (2.6 % of
- * the faces), a face of or into the wing (a thin plate inside the box) is a wall (0.5 %).
+ * The mesh (Rodinia reads fvcorr.domn.097K, a tetrahedral mesh of 97 046 elements around
+ * a wing): a 48 x 48 x 50 lattice of cells, each with 4 faces, -x, +x, one of -y/+y and
+ * one of -z/+z by the cell's parity (a tetrahedron's 4 faces); a face leaving the box is
+ * far field (2.1 % of the faces), a face of or into the wing (a thin plate inside the
+ * box) is a wall (0.3 %).
  * Element ids go brick by brick (4 x 4 x 2 cells, a warp), so that they are spatially
  * compact as a mesh generator's are; numbered row by row instead (cfd_rows.c), every warp
  * that crosses a row or a boundary plane mixes far-field faces into interior ones, and the SIMD
  * utilisation falls from 96 % to 90 %. The state: Rodinia's free stream (Mach 1.2, angle
- * of attack 0) perturbed per cell by a seeded LCG. 61 440 elements in CTAs of 192
- * (Rodinia's block size). */
+ * of attack 0) perturbed per cell by a seeded LCG. 115 200 elements (600 CTAs of 192,
+ * Rodinia's block size: four waves of 30 cores of 5 CTAs). */
 #include "weft.h"
 
-#define NX 40
+#define NX 48
 #define NY 48
-#define NZ 32
+#define NZ 50
 #define NEL (NX * NY * NZ)
 #define NNB 4
 #define NVAR 5

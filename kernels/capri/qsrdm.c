@@ -10,8 +10,8 @@
  *      spaced samples, each through MoroInvCNDgpu (Moro's central rational polynomial for
  *      |p - 0.5| < 0.42, a branch; the Chebyshev tail in log(-log p) otherwise, its
  *      `?:`s written as selects, which nvcc predicates).
- * Sizes: 160 CTAs of 384 threads (61 440), N = 40 960 positions per dimension (two per
- * thread), pathN = 122 880 (two per thread); the SDK runs 128 CTAs over N = 1 048 576.
+ * Sizes: 300 CTAs of 384 threads (115 200; five waves of 30 cores of 2 CTAs), N = 76 800
+ * positions per dimension (two per thread), pathN = 230 400 (two per thread); the SDK runs 128 CTAs over N = 1 048 576.
  * The direction table: Sobol's (primitive polynomials 1, x + 1, x^2 + x + 1) instead of
  * the SDK's Niederreiter table; the values never change the control flow. log is
  * written out as blackscholes does. */
@@ -19,7 +19,7 @@
 
 #define DIMS 3
 #define CTA_X 128
-#define CTAS 160
+#define CTAS 300
 #define THREADS (CTAS * CTA_X * DIMS)
 #define N (2 * CTAS * CTA_X)
 #define PATHS (DIMS * N)

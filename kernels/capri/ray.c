@@ -15,13 +15,13 @@
  * spheres resting on it, placed by a seeded LCG, the original's light at (10, 10, 10),
  * the eye above the floor looking 14 degrees up (a floor pixel costs two bounces or more,
  * so a view mostly of the floor costs 48 M thread instructions, over the budget of 40 M).
- * A 256 x 240 image (61 440 threads, two waves of 30 cores; GPGPU-Sim's run renders
- * 256 x 256) in CTAs of 16 x 8 pixels (128 threads, the ISPASS'09 block; a warp is two
+ * A 384 x 320 image (122 880 threads, 960 CTAs: four waves of 30 cores of 8 CTAs, where
+ * GPGPU-Sim's run renders 256 x 256, 1.7 waves) in CTAs of 16 x 8 pixels (128 threads, the ISPASS'09 block; a warp is two
  * 16-pixel rows). */
 #include "weft.h"
 
-#define W 256
-#define H 240
+#define W 384
+#define H 320
 #define BX 16
 #define BY 8
 #define NUM_OBJ 5

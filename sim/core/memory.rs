@@ -171,6 +171,8 @@ pub struct MemorySystem {
     mshrs: Vec<HashMap<u32, Mshr>>,
     mshr_limit: usize,
     merge_limit: usize,
+    /// `l1_write_back`: stores that hit the L1 (or a line being fetched) stay there.
+    write_back: bool,
     l2: Option<Cache>,
     l2_latency: u64,
     banks: Vec<Bank>,
@@ -203,6 +205,7 @@ impl MemorySystem {
             mshrs: vec![HashMap::new(); cores],
             mshr_limit: l1.mshrs as usize,
             merge_limit: l1.mshr_merge as usize,
+            write_back: l1.write_back,
             l2: l2.present().then(|| Cache::new(l2.kb, l2.ways, line)),
             l2_latency: u64::from(l2.latency),
             banks: (0..m.banks as usize)
@@ -299,8 +302,11 @@ impl MemorySystem {
     }
 
     /// A store of `bytes` bytes to `line` by `core` at cycle `at`: written through to
-    /// DRAM in 32-byte bursts.
+    /// DRAM in 32-byte bursts; with `l1_write_back`, see [`MemorySystem::store_back`].
     pub fn store(&mut self, core: usize, at: u64, line: u32, bytes: u32) {
+        if self.write_back && self.store_back(core, line) {
+            return;
+        }
         self.l1_stats.stores += 1;
         self.l1[core].touch(line);
         if let Some(l2) = &mut self.l2 {
@@ -314,6 +320,23 @@ impl MemorySystem {
             arrival: at + self.l1_latency,
             reader: None,
         });
+    }
+
+    /// A store into a write-back L1 without allocation (GPGPU-Sim 2.x's L1 with
+    /// `-gpgpu_cache_wt_through 0`): a store that hits makes the line dirty, one to a
+    /// line an MSHR is fetching makes it dirty when it arrives (a hit under the miss);
+    /// either goes no further, and the line goes to the L2 and DRAM when evicted.
+    /// Whether it stayed in the L1 (false: a miss, written through by the caller).
+    fn store_back(&mut self, core: usize, line: u32) -> bool {
+        if self.l1[core].touch(line) {
+            self.dirty[core].insert(line);
+        } else if let Some(m) = self.mshrs[core].get_mut(&line) {
+            m.dirty = true;
+        } else {
+            return false;
+        }
+        self.l1_stats.stores += 1;
+        true
     }
 
     /// A store of `line` by `waiter` of `core` at cycle `at` into a write-back L1 with
@@ -646,6 +669,49 @@ mod tests {
         assert_eq!((mem.l1_stats.writebacks, mem.dram_stats.writes), (2, 2));
         // Four lines read (a store's miss fetches its line), two written: whole lines.
         assert_eq!((mem.dram_stats.reads, mem.dram_stats.bytes), (4, 6 * 128));
+    }
+
+    #[test]
+    fn a_write_back_l1_keeps_store_hits_and_writes_misses_through_without_allocating() {
+        // 1 KB 2-way L1 of 128-byte lines: 4 sets; lines 0, 4, 8 share set 0.
+        let mut mem = {
+            let m = machine(&["l1_kb=1", "l1_ways=2", "l1_write_back=true"]);
+            MemorySystem::new(&m, 1)
+        };
+        // A store miss writes its burst through and does not allocate.
+        mem.store(0, 0, 0, 4);
+        drain(&mut mem);
+        assert_eq!((mem.dram_stats.writes, mem.dram_stats.bytes), (1, 32));
+        assert_eq!(mem.load(0, 1000, 0, 1), Probe::Miss, "not allocated");
+        drain(&mut mem);
+        // A store hit stays in the L1: nothing more reaches DRAM.
+        mem.store(0, 2000, 0, 128);
+        drain(&mut mem);
+        assert_eq!(mem.dram_stats.writes, 1);
+        // A store to a line being fetched makes it dirty when it arrives.
+        assert_eq!(mem.load(0, 3000, 4, 2), Probe::Miss);
+        mem.store(0, 3001, 4, 4);
+        drain(&mut mem);
+        assert_eq!(mem.dram_stats.writes, 1, "a hit under the miss");
+        // Line 8 evicts line 0 (dirty): a whole line written back; then line 4 (dirty).
+        mem.load(0, 4000, 8, 3);
+        drain(&mut mem);
+        assert_eq!((mem.l1_stats.writebacks, mem.dram_stats.writes), (1, 2));
+        mem.load(0, 5000, 0, 3);
+        drain(&mut mem);
+        assert_eq!((mem.l1_stats.writebacks, mem.dram_stats.writes), (2, 3));
+        assert_eq!(mem.dram_stats.bytes, 32 + 4 * 128 + 2 * 128);
+        assert_eq!(mem.l1_stats.stores, 3);
+        // Write-through (the default) sends every store down.
+        let mut wt = {
+            let m = machine(&["l1_kb=1", "l1_ways=2"]);
+            MemorySystem::new(&m, 1)
+        };
+        wt.load(0, 0, 0, 1);
+        drain(&mut wt);
+        wt.store(0, 1000, 0, 4);
+        drain(&mut wt);
+        assert_eq!(wt.dram_stats.writes, 1);
     }
 
     #[test]

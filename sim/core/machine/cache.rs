@@ -43,6 +43,9 @@ pub struct L1 {
     /// into one at most.
     pub mshrs: u32,
     pub mshr_merge: u32,
+    /// Stores that hit (or meet a line being fetched) stay in the L1 as dirty lines; a
+    /// store miss writes through without allocating (the SIMT core's stores).
+    pub write_back: bool,
     /// Banks of 4-byte words (the VGIW engine's L1).
     pub banks: u32,
 }
@@ -60,6 +63,7 @@ impl L1 {
             ports: k.l1_ports,
             mshrs: k.l1_mshrs,
             mshr_merge: k.l1_mshr_merge,
+            write_back: k.l1_write_back,
             banks: k.l1_banks,
         };
         let l2 = Cache {

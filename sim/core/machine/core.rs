@@ -14,6 +14,12 @@ pub struct Core {
     pub sticky_cta: bool,
     /// 0: as many as the warp slots hold.
     pub max_ctas: u32,
+    /// Registers per core (0: no limit) and per thread of the kernel: with them, the
+    /// register file bounds CTAs per core (`simt::occupancy`).
+    pub core_registers: u32,
+    pub thread_registers: u32,
+    /// CTA-shared memory per core in KiB (0: no limit).
+    pub shared_kb: u32,
     /// Divergence stack entries per warp (per CTA under thread block compaction).
     pub stack_entries: u32,
     pub scoreboard: bool,
@@ -35,6 +41,9 @@ impl Core {
             fetch_group: k.fetch_group,
             sticky_cta: k.sticky_cta,
             max_ctas: k.max_ctas,
+            core_registers: k.core_registers,
+            thread_registers: k.thread_registers,
+            shared_kb: k.shared_kb,
             stack_entries: k.stack_entries,
             scoreboard: k.scoreboard,
             pipeline_depth: k.pipeline_depth,
@@ -84,6 +93,12 @@ impl Core {
                 "sfu_lanes = {} exceeds lanes = {}",
                 c.sfu_lanes, c.lanes
             ));
+        }
+        if c.core_registers > 0 && c.thread_registers == 0 {
+            return Err(
+                "thread_registers = 0 with core_registers set: a thread takes at least one register"
+                    .to_string(),
+            );
         }
         if c.sticky_cta && c.fetch_group != c.warps {
             return Err(format!(

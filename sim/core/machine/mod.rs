@@ -184,6 +184,10 @@ impl Machine {
         Keys::capri().check().expect("the capri preset works")
     }
 
+    pub fn gt200() -> Machine {
+        Keys::gt200().check().expect("the gt200 preset works")
+    }
+
     pub fn dom() -> Machine {
         Keys::dom().check().expect("the dom preset works")
     }

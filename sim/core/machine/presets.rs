@@ -23,6 +23,10 @@ impl Keys {
             fetch_group: 32,
             sticky_cta: false,
             max_ctas: 0,
+            // No occupancy limit but the warp slots and max_ctas.
+            core_registers: 0,
+            thread_registers: 16,
+            shared_kb: 0,
             divergence: Mechanism::Pdom,
             lwm_memory_opt: true,
             lwm_jump_opt: true,
@@ -43,6 +47,7 @@ impl Keys {
             l1_ports: 1,
             l1_mshrs: 32,
             l1_mshr_merge: 32,
+            l1_write_back: false,
             l2_kb: 0,
             l2_ways: 8,
             l2_latency: 20,
@@ -89,21 +94,49 @@ impl Keys {
         }
     }
 
-    /// The CAPRI paper's machine (its Table 1 and §4), baseline WPDOM: 30 cores of 1024
-    /// threads (32 warps of 32, SIMD width 32), sticky round robin by CTA, a 32 KB 8-way
-    /// L1 and a 1 MB 64-way L2 with 64-byte lines, 8 DRAM channels with FR-FCFS and
-    /// 32-request queues.
+    /// The CAPRI paper's machine as its simulator models it, baseline WPDOM. Table 1 and
+    /// §4: 30 cores of 1024 threads (32 warps of 32, SIMD width 32), 16384 registers and
+    /// 32 KB of shared memory per core, sticky round robin by CTA, a 32 KB 8-way L1 and
+    /// a 1 MB 64-way L2 with 64-byte lines, 8 DRAM channels with FR-FCFS and 32-request
+    /// queues.
     ///
-    /// What the paper leaves open, from GPGPU-Sim's Quadro FX5800 configuration (the card
-    /// the paper's simulator matches): a 325 MHz core clock; 8 CTAs per core
-    /// (`-gpgpu_shader_cta 8`); 8 channels of two 4-byte GDDR3 chips at 800 MHz DDR
-    /// (102.4 GB/s) with 8 banks each (64 banks), 2 KB rows. Chosen here: barrel
-    /// processing in 7 stages (GPGPU-Sim 2.x issues a warp again when its instruction
-    /// has left the pipeline), 64 stack entries, 8 SFU lanes with 8 extra cycles (as
-    /// `lwm`), 1-cycle shared memory (as `lwm`), 1-cycle L1 and 30-cycle L2 hits, 32 MSHRs merging 8 requests, 100-cycle
-    /// row hits and 110-cycle row conflicts (about GT200's 440 shader-cycle load latency
-    /// at the core clock, and tRP + tRCD of 22 DRAM cycles).
+    /// What the paper leaves open, from GPGPU-Sim (the paper's simulator, 2.1.1b) and its
+    /// Quadro FX5800 configuration: a 325 MHz core clock, 8 CTAs per core
+    /// (`-gpgpu_shader_cta 8`); two L1 lines per cycle (`-gpgpu_cache_port_per_bank 2`,
+    /// one bank); one MSHR per thread (`-gpgpu_mshr_per_thread 1`: 1024); a write-back
+    /// L1 (`-gpgpu_cache_wt_through 0`; a write miss does not allocate); 8 channels of
+    /// two 4-byte GDDR3 chips at 800 MHz DDR (102.4 GB/s), 8 banks each, 2 KB rows; the
+    /// GDDR3 timing in core cycles (CL = 10 and CL + tRP + tRCD = 32 at 800 MHz: 4 and 13
+    /// at 325 MHz). Chosen here: a DRAM row hit's round trip the configuration's "minimum
+    /// DRAM latency (30 core cycles)" (a 26-cycle path through the interconnect and L2,
+    /// which an L2 hit takes); barrel processing in 7 stages (GPGPU-Sim 2.x issues a
+    /// warp again when its instruction has left the pipeline), 64 stack entries, 8 SFU
+    /// lanes with 8 extra cycles and 1-cycle shared memory (as `lwm`), 1-cycle L1 hits,
+    /// MSHRs merging one request per warp (32), 16 registers per thread (16384 / 1024:
+    /// the register file limits no kernel at the warp slots' 1024 threads).
     pub fn capri() -> Keys {
+        Keys {
+            l1_ports: 2,
+            l1_mshrs: 1024,
+            l1_mshr_merge: 32,
+            l1_write_back: true,
+            l2_latency: 26,
+            dram_row_hit: 4,
+            dram_row_conflict: 13,
+            core_registers: 16384,
+            thread_registers: 16,
+            shared_kb: 32,
+            ..Keys::gt200()
+        }
+    }
+
+    /// The `capri` machine as weft's CAPRI study first calibrated it, to GT200 hardware
+    /// rather than the paper's simulator: Table 1 and §4 as `capri`, with one L1 line per
+    /// cycle, 32 MSHRs merging 8 requests, a write-through L1, 30-cycle L2 hits, DRAM
+    /// row hits of 100 cycles and conflicts of 110 (about GT200's 440 shader-cycle load
+    /// latency at the core clock, and tRP + tRCD of 22 DRAM cycles), and no register or
+    /// shared-memory limit on CTAs per core (8 at most, `-gpgpu_shader_cta 8`).
+    pub fn gt200() -> Keys {
         Keys {
             cores: 30,
             lanes: 32,
@@ -298,13 +331,14 @@ impl Keys {
     }
 
     /// The named presets.
-    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "dom", "fermi", "vgiw"];
+    pub const PRESETS: &'static [&'static str] = &["lwm", "capri", "gt200", "dom", "fermi", "vgiw"];
 
     /// A preset by name.
     pub fn preset(name: &str) -> Result<Keys, String> {
         match name {
             "lwm" => Ok(Keys::lwm()),
             "capri" => Ok(Keys::capri()),
+            "gt200" => Ok(Keys::gt200()),
             "dom" => Ok(Keys::dom()),
             "fermi" => Ok(Keys::fermi()),
             "vgiw" => Ok(Keys::vgiw()),
@@ -351,7 +385,42 @@ mod tests {
         assert_eq!(m.dram_scheduler, DramScheduler::FrFcfs);
         assert_eq!((m.max_ctas, m.divergence), (8, Mechanism::Pdom));
         assert!((m.clone().check().unwrap().dram_bytes_per_cycle() - 102.4e9 / 325e6).abs() < 1e-9);
+        // GPGPU-Sim 2.x: two lines per cycle, one MSHR per thread, a write-back L1;
+        // Table 1's register file and shared memory limit CTAs per core.
+        assert_eq!((m.l1_ports, m.l1_mshrs), (2, m.warps * m.warp_size));
+        assert!(m.l1_write_back);
+        assert_eq!((m.core_registers, m.shared_kb), (16384, 32));
+        // The FX5800 GDDR3 timing (DRAM cycles at 800 MHz) in 325 MHz core cycles: CL for
+        // a row hit, CL + RP + RCD for a conflict; with the L2 path, a row hit's round
+        // trip is the configuration's 30-cycle minimum DRAM latency.
+        let core = |dram_cycles: f64| (dram_cycles * 325.0 / 800.0).round() as u32;
+        assert_eq!(m.dram_row_hit, core(10.0));
+        assert_eq!(m.dram_row_conflict, core(10.0 + 10.0 + 12.0));
+        assert_eq!(m.dram_row_hit + m.l2_latency, 30);
         m.check().unwrap();
+    }
+
+    /// `gt200` keeps the values the CAPRI study first ran (its published page): `capri`
+    /// with one L1 line per cycle, 32 MSHRs merging 8, write-through, 30-cycle L2 hits,
+    /// 100 / 110-cycle DRAM, no register or shared-memory limit.
+    #[test]
+    fn the_gt200_preset_is_capri_as_first_calibrated() {
+        let g = Keys::preset("gt200").unwrap();
+        let unchanged = Keys {
+            l1_ports: 1,
+            l1_mshrs: 32,
+            l1_mshr_merge: 8,
+            l1_write_back: false,
+            l2_latency: 30,
+            dram_row_hit: 100,
+            dram_row_conflict: 110,
+            core_registers: 0,
+            thread_registers: 16,
+            shared_kb: 0,
+            ..Keys::capri()
+        };
+        assert_eq!(g, unchanged);
+        g.check().unwrap();
     }
 
     /// The VGIW paper's Table 1 (108 units by class, 1.4 GHz, L1 64 KB 32 banks 128 B

@@ -122,6 +122,11 @@ impl Core {
         }
     }
 
+    /// Holds at most `ctas` CTAs at once (the occupancy limit).
+    pub fn limit_ctas(&mut self, ctas: u32) {
+        self.max_ctas = self.max_ctas.min(ctas);
+    }
+
     /// Frees the slots of CTAs whose warps have all finished by `now`; counts them.
     pub fn retire(&mut self, now: u64, counts: &mut Counts) {
         if self.retire_at > now {

@@ -55,6 +55,7 @@ pub mod core;
 pub mod divergence;
 pub mod execute;
 pub mod kernel;
+pub mod occupancy;
 pub mod scheduler;
 pub mod stats;
 #[cfg(test)]
@@ -122,6 +123,13 @@ pub fn run(
     }
     divergence::check_launch(machine, launch.cta)?;
     let Program { mut image, code } = program;
+    let (start, end) = image.shared.range;
+    let shared_bytes = end.saturating_sub(start);
+    let ctas_per_core = occupancy::Occupancy::new(machine, launch.cta, shared_bytes).check(
+        machine,
+        launch.cta,
+        shared_bytes,
+    )?;
     run_setup(&code, &mut image, launch, options.max_instructions)?;
     let timed = Instant::now();
     let mut memory = MemorySystem::new(machine, core.cores as usize);
@@ -130,8 +138,10 @@ pub fn run(
         .collect();
     for core in &mut cores {
         core.policy.prepare(&kernel)?;
+        core.limit_ctas(ctas_per_core);
     }
     let mut counts = Counts::new(core.lanes);
+    counts.ctas_per_core = ctas_per_core;
     let total_ctas = launch.threads / launch.cta;
     let mut next_cta = 0;
     let mut next_core = 0;

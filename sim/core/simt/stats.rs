@@ -113,6 +113,9 @@ pub struct Stats {
     pub dram_bandwidth_used: f64,
     /// What the divergence policy counted.
     pub divergence: DivergenceStats,
+    /// CTAs one core holds at once at most: the least of the warp slots, `max_ctas`,
+    /// the register file and CTA-shared memory ([`super::occupancy`]).
+    pub ctas_per_core: u32,
 }
 
 /// The counters the cores add to.
@@ -133,6 +136,8 @@ pub struct Counts {
     pub shared_accesses: u64,
     pub memory_thread_instructions: u64,
     pub ctas_done: u32,
+    /// CTAs one core holds at once at most (the occupancy limit).
+    pub ctas_per_core: u32,
 }
 
 impl Counts {
@@ -183,6 +188,7 @@ impl Counts {
             dram_bytes_per_cycle: bytes_per_cycle,
             dram_bandwidth_used: bytes_per_cycle / m.dram_bytes_per_cycle(),
             divergence,
+            ctas_per_core: self.ctas_per_core,
         }
     }
 }
@@ -460,6 +466,11 @@ impl Stats {
             "dram_bandwidth_used",
             "DRAM bandwidth used (of the limit)",
             Value::Share(self.dram_bandwidth_used),
+        );
+        f.add_count(
+            "ctas_per_core",
+            "CTAs per core at most (occupancy)",
+            u64::from(self.ctas_per_core),
         );
         self.divergence.figures(&mut f);
         f

@@ -89,8 +89,40 @@ pub struct TbcStats {
     pub capt_inserts: u64,
     pub capt_evictions: u64,
     pub capt_most_entries: u64,
+    /// Warp-cycles that stalled warps waited for their CTA, by the kind of branch.
+    pub waits: SyncWaits,
     /// Per branch (and, under `tbc`, per jump stalled at), by PC.
     pub branches: Vec<BranchProfile>,
+}
+
+/// Warp-cycles stalled warps waited, from their branch's completion to the resolution of
+/// the CTA's instance (its `WCnt` at 0), by what the instance was: at a jump; at a branch
+/// proven uniform; at one whose CTA's threads all went one way (not proven); one whose
+/// threads went both ways with no warp split (warp-uniform, CTA-divergent); one where a
+/// warp split (divergent).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct SyncWaits {
+    pub jump: u64,
+    pub uniform: u64,
+    pub cta_uniform: u64,
+    pub warp_uniform: u64,
+    pub divergent: u64,
+}
+
+impl SyncWaits {
+    fn add(&self, o: &SyncWaits) -> SyncWaits {
+        SyncWaits {
+            jump: self.jump + o.jump,
+            uniform: self.uniform + o.uniform,
+            cta_uniform: self.cta_uniform + o.cta_uniform,
+            warp_uniform: self.warp_uniform + o.warp_uniform,
+            divergent: self.divergent + o.divergent,
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.jump + self.uniform + self.cta_uniform + self.warp_uniform + self.divergent
+    }
 }
 
 /// One branch's profile: how its executions split warps and CTAs, and where compaction
@@ -217,6 +249,32 @@ impl TbcStats {
         for (key, label, v) in counts {
             f.add_count(key, label, v);
         }
+        let w = &self.waits;
+        for (key, label, v) in [
+            ("tbc_wait_jump", "TBC warp-cycles waited at jumps", w.jump),
+            (
+                "tbc_wait_uniform",
+                "TBC warp-cycles waited at branches proven uniform",
+                w.uniform,
+            ),
+            (
+                "tbc_wait_cta_uniform",
+                "TBC warp-cycles waited at instances the CTA took one way",
+                w.cta_uniform,
+            ),
+            (
+                "tbc_wait_warp_uniform",
+                "TBC warp-cycles waited at warp-uniform, CTA-divergent instances",
+                w.warp_uniform,
+            ),
+            (
+                "tbc_wait_divergent",
+                "TBC warp-cycles waited at instances a warp split on",
+                w.divergent,
+            ),
+        ] {
+            f.add_count(key, label, v);
+        }
     }
 
     /// Two cores' counts (the most entries: the larger).
@@ -238,6 +296,7 @@ impl TbcStats {
             capt_inserts: self.capt_inserts + o.capt_inserts,
             capt_evictions: self.capt_evictions + o.capt_evictions,
             capt_most_entries: self.capt_most_entries.max(o.capt_most_entries),
+            waits: self.waits.add(&o.waits),
             branches: {
                 let mut by_pc: BTreeMap<u32, BranchProfile> =
                     self.branches.iter().map(|b| (b.pc, *b)).collect();
@@ -296,8 +355,8 @@ struct Warp {
 #[derive(Clone, Debug)]
 struct Instance {
     pc: u32,
-    /// Per warp: (diverged, stalled).
-    decisions: Vec<(bool, bool)>,
+    /// Per warp: (diverged, stalled, the cycle its branch completed).
+    decisions: Vec<(bool, bool, u64)>,
     /// The threads into each path, the bypassing ones, and the warps that brought
     /// threads into each path (bypassing ones apart).
     taken: Vec<u64>,
@@ -522,7 +581,7 @@ impl Tbc {
             warps: [0; 2],
             bypassing: [0; 2],
         });
-        inst.decisions.push((diverged, stall));
+        inst.decisions.push((diverged, stall, now));
         for (p, rows) in [&o.taken, &o.not_taken].into_iter().enumerate() {
             let on = u64::from(any(rows));
             inst.warps[p] += on;
@@ -620,7 +679,7 @@ impl Tbc {
     /// `inst`, when a branch resolved): the warps of the new top run.
     fn top_changed(&mut self, base: usize, now: u64, inst: Option<Instance>) -> Result<(), String> {
         if let Some(inst) = inst {
-            self.resolved(inst);
+            self.resolved(inst, now);
         }
         loop {
             let (top_index, top) = {
@@ -770,8 +829,9 @@ impl Tbc {
         }
     }
 
-    /// Branch instance `inst` resolved: adequacy, the CAPT's lesson, the oracle's labels.
-    fn resolved(&mut self, inst: Instance) {
+    /// Branch instance `inst` resolved at `now`: adequacy, the CAPT's lesson, the
+    /// oracle's labels, the stalled warps' waits.
+    fn resolved(&mut self, inst: Instance, now: u64) {
         let lanes = self.lanes;
         let need = |rows: &[u64]| evaluate(rows, lanes).min_warps as u64;
         let brought = inst.warps[0] + inst.warps[1];
@@ -786,16 +846,36 @@ impl Tbc {
             + inst.bypassing[1]
             + need(&waiting(&inst.taken))
             + need(&waiting(&inst.not_taken));
+        let cta_divergent = any(&inst.taken) && any(&inst.not_taken);
+        let waited: u64 = inst
+            .decisions
+            .iter()
+            .filter(|d| d.1)
+            .map(|d| now - d.2)
+            .sum();
         let profile = self.branch(inst.pc, false);
         profile.cta_instances += 1;
-        profile.cta_divergent += u64::from(any(&inst.taken) && any(&inst.not_taken));
+        profile.cta_divergent += u64::from(cta_divergent);
         profile.adequate += u64::from(adequate);
+        let (jump, uniform) = (profile.jump, profile.uniform);
         let s = &mut self.stats;
+        let kind = if jump {
+            &mut s.waits.jump
+        } else if uniform {
+            &mut s.waits.uniform
+        } else if !cta_divergent {
+            &mut s.waits.cta_uniform
+        } else if inst.decisions.iter().any(|d| d.0) {
+            &mut s.waits.divergent
+        } else {
+            &mut s.waits.warp_uniform
+        };
+        *kind += waited;
         s.branch_instances += 1;
         s.adequate_instances += u64::from(adequate);
         s.warps_before += brought;
         s.warps_after += after;
-        for (diverged, stalled) in inst.decisions {
+        for (diverged, stalled, _) in inst.decisions {
             let ideal = adequate && diverged;
             match (stalled, ideal) {
                 (true, true) => s.stall_ideal_stall += 1,
