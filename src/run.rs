@@ -339,7 +339,7 @@ fn print_text(
     // Every figure of the run; a second cache level only when the machine has one.
     let width = 41;
     for f in s.figures().0 {
-        if f.key.starts_with("l2_") && !m.l2().present() {
+        if f.key.starts_with("l2_") && !m.l2().cache.present() {
             continue;
         }
         println!("{:width$} {}", f.label, f.value);

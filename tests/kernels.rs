@@ -1756,3 +1756,22 @@ fn vgiw_workloads_match_their_oracle_on_the_fermi_sm() {
         assert_run_matches_functional(name, &run, "the fermi preset", timed);
     });
 }
+
+/// The same on a Fermi SM whose L2 writes through (`l2_write_allocate = false`, the
+/// preset's other value).
+#[test]
+fn full_vgiw_workloads_match_their_oracle_on_a_write_through_l2() {
+    let names = workloads("vgiw");
+    weft_flow::jobs::parallel(&names, 2, |name| {
+        let run = check_oracle(name);
+        let timed = run_on(
+            Machine::fermi(),
+            name,
+            &["l2_write_allocate=false"],
+            None,
+            false,
+            None,
+        );
+        assert_run_matches_functional(name, &run, "fermi, write-through L2", timed);
+    });
+}

@@ -22,12 +22,15 @@ fn kernel(name: &str) -> (Image, Launch) {
     (image, Launch::new(threads, cta).unwrap())
 }
 
-/// Runs `name` on the `vgiw` preset and functionally; a difference names the symbol.
-fn check(name: &str) -> Result<(), String> {
+/// Runs `name` on the `vgiw` preset with `sets` and functionally; a difference names the
+/// symbol.
+fn check(name: &str, sets: &[&str]) -> Result<(), String> {
     let (image, launch) = kernel(name);
     let functional = functional::run(Program::new(image.clone()), launch, LIMIT);
     let started = Instant::now();
-    let run = engine::run(Program::new(image), launch, &Machine::vgiw(), LIMIT);
+    let mut machine = Machine::vgiw();
+    machine.set_all(sets)?;
+    let run = engine::run(Program::new(image), launch, &machine, LIMIT);
     let seconds = started.elapsed().as_secs_f64();
     let (functional, run) = match (functional, run) {
         (Ok(f), Ok(r)) => (f, r),
@@ -46,7 +49,7 @@ fn check(name: &str) -> Result<(), String> {
     };
     if let Some((addr, symbol)) = first_difference(&run.image, &functional.image) {
         return Err(format!(
-            "{name}: the VGIW image differs from the functional run's at {addr:#x} (`{symbol}`)"
+            "{name} {sets:?}: the VGIW image differs from the functional run's at {addr:#x} (`{symbol}`)"
         ));
     }
     let s = &run.stats;
@@ -62,14 +65,18 @@ fn check(name: &str) -> Result<(), String> {
 }
 
 /// Every kernel of `folder` (the lowering refuses none: tests/lowering.rs lists the
-/// refusals, and it is empty).
-fn check_folder(folder: &str) {
+/// refusals, and it is empty), on the `vgiw` preset with `sets`.
+fn check_folder_with(folder: &str, sets: &[&str]) {
     let failures: Vec<String> = all_kernels()
         .into_iter()
         .filter(|k| k.starts_with(&format!("{folder}/")))
-        .filter_map(|k| check(&k).err())
+        .filter_map(|k| check(&k, sets).err())
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn check_folder(folder: &str) {
+    check_folder_with(folder, &[]);
 }
 
 #[test]
@@ -97,6 +104,22 @@ fn vgiw_kernels_on_vgiw_leave_the_functional_runs_bytes() {
     check_folder("vgiw");
 }
 
+/// The preset's values of the alias rule, store completion, launch constants and L2
+/// policy are `object`, `accept`, `true`, `true`: here every other value.
+#[test]
+fn full_vgiw_kernels_leave_the_functional_runs_bytes_under_every_value_of_the_engines_keys() {
+    check_folder_with(
+        "vgiw",
+        &[
+            "vgiw_alias=base",
+            "vgiw_store_done=fill",
+            "vgiw_launch_constants=false",
+            "l2_write_allocate=false",
+        ],
+    );
+    check_folder_with("vgiw", &["vgiw_alias=none"]);
+}
+
 /// micro/chase: one thread, each load's address the previous load's value, every step
 /// a new line: the steps are serial, so adding D cycles to every DRAM access (row hit
 /// and row conflict alike) adds D cycles per DRAM access, the final write-back of the
@@ -106,9 +129,11 @@ fn a_pointer_chase_pays_the_dram_latency_per_step() {
     let (image, launch) = kernel("micro/chase");
     let run = |hit: u32| {
         let mut m = Machine::vgiw();
+        // A write-through L2, so that the final write-back reaches DRAM.
         m.set_all(&[
             format!("dram_row_hit={hit}"),
             format!("dram_row_conflict={hit}"),
+            "l2_write_allocate=false".into(),
         ])
         .unwrap();
         engine::run(Program::new(image.clone()), launch, &m, LIMIT)

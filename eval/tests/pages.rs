@@ -237,8 +237,12 @@ fn the_dom_page_regenerates() {
 
 #[test]
 fn the_vgiw_page_regenerates() {
-    // A memory-bound copy and a small two-block kernel, the cheapest (5 runs each).
-    assert_page_regenerates(&weft_eval::vgiw::Vgiw::new(), &["cfd_copy", "nn"]);
+    // A memory-bound copy and a small three-block kernel, the cheapest (12 runs each: the
+    // sweep's 5 points and the 7 of "From weft to the paper").
+    assert_page_regenerates(
+        &weft_eval::vgiw::Vgiw::new(),
+        &["gaussian_fan1", "cfd_copy"],
+    );
 }
 
 /// No VGIW run beats what its units and its DRAM share allow, and none of the Fermi

@@ -6,9 +6,9 @@ use crate::measure::Measured;
 use crate::workload::{unlimited, Workload};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
-use weft_sim::core::dataflow::{engine, lower};
+use weft_sim::core::dataflow::engine;
 use weft_sim::core::functional::{self, Program};
-use weft_sim::core::machine::Machine;
+use weft_sim::core::machine::{Machine, VgiwAlias};
 use weft_sim::core::simt::Stats as SimtStats;
 use weft_sim::core::timed::{self, Counted};
 
@@ -32,9 +32,16 @@ pub struct Dataflow {
     pub lvc_spills: u64,
     pub lvc_read_misses: u64,
     pub l1_misses: u64,
+    /// Lines the L1 fetched (misses that took an MSHR), and on VGIW those fetched
+    /// because a store missed (the L1's write allocation).
+    pub l1_fetches: u64,
+    pub store_fetches: u64,
     /// VGIW: L1 accesses that waited for their bank.
     pub l1_bank_conflicts: u64,
+    /// DRAM bytes moved, read, and read by the L2's write allocation.
     pub dram_bytes: u64,
+    pub dram_read_bytes: u64,
+    pub dram_allocate_bytes: u64,
     /// VGIW: the lowered operations executed (per thread), the lowered kernel's blocks,
     /// live values (the most one block touches) and memory-order edges.
     pub operations: u64,
@@ -84,7 +91,10 @@ fn simt(machine: &Machine, stats: SimtStats, seconds: f64) -> Result<Measured<Co
         energy: energy::simt(&table, s, machine),
         register_file_accesses: s.register_reads + s.register_writes,
         l1_misses: s.l1.misses,
+        l1_fetches: s.l1.misses - s.l1.merged,
         dram_bytes: s.dram.bytes,
+        dram_read_bytes: s.dram.read_bytes,
+        dram_allocate_bytes: s.dram.allocate_bytes,
         ..Dataflow::default()
     };
     Ok(Measured::of(stats, seconds)?.with(Counts { dataflow }))
@@ -100,7 +110,12 @@ fn vgiw(
     started: Instant,
 ) -> Result<Measured<Counts>, String> {
     let functional = functional::run(Program::new(w.image.clone()), w.launch, u64::MAX)?;
-    let counts = lower::lower(&Program::new(w.image.clone()))?.counts();
+    let counts = engine::lowered(&Program::new(w.image.clone()), machine)?.counts();
+    // The order edges the engine times (none with `vgiw_alias = none`).
+    let order_edges = match machine.vgiw_engine().alias {
+        VgiwAlias::None => 0,
+        _ => counts.order_edges,
+    };
     let s = &stats;
     let table = energy::Table::published()?;
     let u = &s.unit_utilisation;
@@ -111,13 +126,17 @@ fn vgiw(
         lvc_spills: s.lvc_spills,
         lvc_read_misses: s.lvc_read_misses,
         l1_misses: s.l1.misses,
+        l1_fetches: s.l1.misses - s.l1.merged,
+        store_fetches: s.store_fetches,
         l1_bank_conflicts: s.l1_bank_conflicts,
         dram_bytes: s.dram.bytes,
+        dram_read_bytes: s.dram.read_bytes,
+        dram_allocate_bytes: s.dram.allocate_bytes,
         operations: s.thread_instructions,
         blocks: counts.blocks as u64,
         live_values: counts.live_values as u64,
         max_block_live_values: counts.max_block_live_values as u64,
-        order_edges: counts.order_edges as u64,
+        order_edges: order_edges as u64,
         block_executions: s.block_executions,
         thread_blocks: s.thread_blocks,
         tile: u64::from(s.tile),

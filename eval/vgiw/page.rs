@@ -4,7 +4,7 @@
 //! reconfiguration share, each difference from the paper with the figures that explain
 //! it, and the cost of VGIW's blocks from the report.
 use super::measure::{Counts, Dataflow};
-use super::{dram_bytes_per_cycle, energy, paper, Point, Vgiw, REPLICA_THREADS};
+use super::{dram_bytes_per_cycle, energy, paper, Point, Row, Vgiw, REPLICA_THREADS, SWITCHES};
 use crate::compare;
 use crate::cost;
 use crate::measure::Measured;
@@ -14,7 +14,7 @@ use crate::Study as _;
 use energy::{Breakdown, Level, Table};
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
-use weft_sim::core::machine::Machine;
+use weft_sim::core::machine::{reader, Machine, Reader, VgiwStoreDone};
 
 /// The VGIW core's unit classes in [`Dataflow::unit_utilisation`]'s order.
 const CLASSES: [&str; 6] = ["FPU-ALU", "SCU", "LVU", "LDST", "SJU", "CVU"];
@@ -51,6 +51,10 @@ fn median(xs: &[f64]) -> Option<f64> {
         n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
     }
 }
+
+/// A kernel's speedup and energy efficiency (core, die, system) at a row of "From weft to
+/// the paper".
+type Figures = (f64, Option<[f64; 3]>);
 
 /// What one kernel's runs at the preset show.
 struct Kernel {
@@ -234,10 +238,19 @@ impl<'a> VgiwPage<'a> {
         &self.runs.points[&self.study.preset_point()].machine
     }
 
-    /// The VGIW points, in the study's order.
-    fn vgiw_points(&self) -> Vec<Point> {
+    /// The sweep's points (the Fermi SM and the VGIW core at each count of threads in
+    /// flight), in the study's order.
+    fn sweep_points(&self) -> Vec<Point> {
         self.study
             .points()
+            .into_iter()
+            .filter(|p| !matches!(p, Point::Row { .. }))
+            .collect()
+    }
+
+    /// The sweep's VGIW points.
+    fn vgiw_points(&self) -> Vec<Point> {
+        self.sweep_points()
             .into_iter()
             .filter(|p| *p != Point::Fermi)
             .collect()
@@ -339,6 +352,7 @@ impl<'a> VgiwPage<'a> {
             self.energy_sensitivity(),
             self.fig3(),
             self.reconfiguration(),
+            self.weft_to_the_paper(),
             "## Beside the paper, measured\n\n".to_string(),
             self.beside_speedup(),
             self.beside_energy(),
@@ -355,7 +369,8 @@ impl<'a> VgiwPage<'a> {
             "# VGIW against a Fermi SM on weft's machines\n\n\
              The VGIW paper's §5 (Voitsechov and Etsion, MICRO 2015) rerun on weft: every kernel of \
              `kernels/vgiw/` (Rodinia's kernels of the paper's Table 2, written in C with generated \
-             inputs) runs from one RV32 binary on one Fermi SM (the `fermi` preset: weft's SIMT core) \
+             inputs: weft runs {} of Table 2's {} kernels, so its means are over those {} and the \
+             paper's over all {}) runs from one RV32 binary on one Fermi SM (the `fermi` preset: weft's SIMT core) \
              and on one VGIW core (the `vgiw` preset: weft's paper-scale VGIW engine, the kernel \
              lowered to basic-block dataflow graphs). Every dump of every run equals the native run \
              (tests/vgiw_engine.rs, tests/kernels.rs). Each VGIW point is the `fermi` preset plus its \
@@ -363,9 +378,14 @@ impl<'a> VgiwPage<'a> {
              --machine vgiw --set vgiw_replica_threads=N`. {} runs in {}.\n\n\
              Speedup is the Fermi SM's cycles over the VGIW core's (both clocked at 1.4 GHz, the same \
              L2 and DRAM share); both run the same RV32 thread instructions (checked), which is the \
-             work the energy figures are per. The VGIW core's threads in flight per replica are not \
-             in the paper (it gives no virtual-channel count): the preset's is {}, and {} are \
-             measured beside it.\n\n",
+             work the energy figures are per. The VGIW core's threads in flight per replica: the \
+             preset's {} follow from §3.4 (token buffers 70% smaller than the Fermi SM's 128 KB \
+             register file, over 108 units of three-operand entries), and {} are measured beside \
+             it.\n\n",
+            self.ks.len(),
+            paper::TABLE2_KERNELS,
+            self.ks.len(),
+            paper::TABLE2_KERNELS,
             runs.len(),
             weft_flow::report::duration(runs.seconds),
             study.preset_threads,
@@ -424,10 +444,18 @@ impl<'a> VgiwPage<'a> {
             "\nweft lowers the RV32 binary the SIMT core runs (the paper lowers LLVM's SSA form): \
              {more} of {} kernels have more blocks than Table 2 gives, since weft ends a block at \
              every barrier and clang splits a kernel's entry test from its body; constant loops \
-             unrolled by clang have fewer. A memory-order edge keeps a store after a load or store \
-             through another base that may alias it (weft cannot tell distinct arrays apart in the \
-             binary; LLVM's alias analysis can): the kernels with many chain their stores.\n\n",
-            ks.len()
+             unrolled by clang have fewer. A memory-order edge keeps an access after an earlier \
+             store, or a store after an earlier load, that may alias it, by the preset's rule \
+             (`vgiw_alias = {}`: docs/core.md §6; `object` tells apart the data objects the \
+             binary's symbols show, as the paper's LLVM alias analysis tells distinct arrays \
+             apart).\n\n",
+            ks.len(),
+            self.vgiw_machine()
+                .keys()
+                .values()
+                .iter()
+                .find(|(k, _)| *k == "vgiw_alias")
+                .map_or(String::new(), |(_, v)| v.trim_matches('"').to_string())
         );
         md
     }
@@ -442,7 +470,7 @@ impl<'a> VgiwPage<'a> {
             paper::SPEEDUP_RANGE.0,
             paper::SPEEDUP_RANGE.1
         );
-        md += &speedup_table(self.runs, &self.study.points());
+        md += &speedup_table(self.runs, &self.sweep_points());
         md += "\n![speedup](vgiw-fig7.svg)\n\n";
         md
     }
@@ -531,22 +559,309 @@ impl<'a> VgiwPage<'a> {
             })
             .collect();
         md += &format!(
-            "\nAt the preset the VGIW core runs the kernels {}x as fast as the Fermi SM on average \
-             ({}x to {}x; the paper: over {:.0}x, {}x to {:.0}x); with each kernel's best count of \
+            "\nAt the preset the VGIW core runs weft's {} kernels {}x as fast as the Fermi SM on \
+             average ({}x to {}x; the paper: over {:.0}x, {}x to {:.0}x, over Table 2's {} kernels, \
+             so the two means are over different kernels); with each kernel's best count of \
              threads in flight, {}x on average. The paper credits its gain to VGIW operating all \
              108 units at once where Fermi operates 32 lanes: weft's VGIW core runs {} lowered \
              operations per cycle on average against the Fermi SM's {} thread instructions.\n\n",
+            ks.len(),
             f2(self.mean_speedup()),
             f2(speedups.iter().copied().fold(f64::INFINITY, f64::min)),
             f2(speedups.iter().copied().fold(0.0, f64::max)),
             paper::SPEEDUP_MEAN,
             paper::SPEEDUP_RANGE.0,
             paper::SPEEDUP_RANGE.1,
+            paper::TABLE2_KERNELS,
             f2(arithmetic(&best).unwrap_or(0.0)),
             f2(self.mean(Kernel::vgiw_operations_per_cycle)),
             f2(self.mean(|k| k.fermi.ipc)),
         );
         md
+    }
+
+    /// Whether kernel `k` is memory bound by weft's rule: the Fermi SM at its preset
+    /// keeps its DRAM share busy at least [`BINDS`] of its cycles.
+    fn memory_bound(&self, k: &Kernel) -> bool {
+        Kernel::dram_share(&k.fermi, self.fermi_bpc) >= BINDS
+    }
+
+    /// Kernel `w`'s speedup and energy efficiency (core, die, system) at row `row`: the
+    /// row's Fermi SM's cycles and energy over its VGIW core's.
+    fn row_figures(&self, row: Row, w: &str) -> Figures {
+        let fermi = self.runs.get(&row.fermi(), w);
+        let vgiw = self.runs.get(&row.vgiw(self.study.preset_threads), w);
+        let priced = |m: &Measured<Counts>| dataflow(m).energy.priced(&self.table).ok();
+        let efficiency = match (priced(fermi), priced(vgiw)) {
+            (Some(f), Some(v)) => energy::efficiency(&f, &v).ok(),
+            _ => None,
+        };
+        (fermi.cycles as f64 / vgiw.cycles.max(1) as f64, efficiency)
+    }
+
+    /// Each row's figures per kernel, in the page's order.
+    fn rows(&self) -> Vec<(Row, Vec<Figures>)> {
+        Row::ALL
+            .iter()
+            .map(|&row| {
+                let figures = self
+                    .ks
+                    .iter()
+                    .map(|k| self.row_figures(row, &k.name))
+                    .collect();
+                (row, figures)
+            })
+            .collect()
+    }
+
+    /// The switch row `row` makes, as `--set` assignments (the first row: the published
+    /// page's values of every switch).
+    fn row_sets(row: Row) -> String {
+        let vgiw = Machine::vgiw();
+        let values = vgiw.values();
+        let sets: Vec<String> = SWITCHES
+            .iter()
+            .filter(|(r, _)| row == Row::Published || *r == row)
+            .map(|(_, set)| {
+                let key = set.split_once('=').map_or("", |(k, _)| k);
+                let value = if row == Row::Published {
+                    set.split_once('=').map_or("", |(_, v)| v).to_string()
+                } else {
+                    values
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map_or(String::new(), |(_, v)| v.clone())
+                };
+                let both = if reader(key) == Reader::Both {
+                    " (both)"
+                } else {
+                    ""
+                };
+                format!("`{key}={}`{both}", value.trim_matches('"'))
+            })
+            .collect();
+        sets.join(", ")
+    }
+
+    /// "From weft to the paper": one cause switched per row, speed and energy per row.
+    fn weft_to_the_paper(&self) -> String {
+        let ks = &self.ks;
+        let rows = self.rows();
+        let memory: Vec<bool> = ks.iter().map(|k| self.memory_bound(k)).collect();
+        let published: Vec<bool> = ks
+            .iter()
+            .map(|k| paper::PUBLISHED_KERNELS.contains(&k.name.as_str()))
+            .collect();
+        let mean_of = |figures: &[Figures], keep: &dyn Fn(usize) -> bool| {
+            let xs: Vec<f64> = (0..figures.len())
+                .filter(|&i| keep(i))
+                .map(|i| figures[i].0)
+                .collect();
+            (arithmetic(&xs), geometric(&xs), xs.len())
+        };
+        let cell = |(a, g, n): (Option<f64>, Option<f64>, usize)| match (a, g) {
+            (Some(a), Some(g)) => format!("{} / {} ({n})", f2(a), f2(g)),
+            _ => "n/a".into(),
+        };
+        let mut md = format!(
+            "## From weft to the paper\n\n\
+             The page as first published set a mean over 10 kernels against the paper's over {} \
+             kernels. Each row below switches one cause of a difference from the paper and keeps \
+             the rows above it; each is a recorded set of runs in `vgiw.json` (the points \
+             `Fermi SM, ROW` and `VGIW, ROW`, or the sweep's points where they are the same \
+             machines): the `fermi` and `vgiw` presets with the published page's values of the \
+             switches below the row (`Row::undone` in `eval/vgiw/mod.rs`). Speedup is the row's \
+             Fermi SM's cycles over its VGIW core's, efficiency the Fermi SM's energy over the \
+             VGIW core's. Means (arithmetic / geometric, kernels) over weft's {} kernels, split \
+             into the paper's two categories (§5): a kernel is memory bound here when the Fermi SM \
+             at its preset keeps its DRAM share busy at least {:.0}% of its cycles (weft's rule; \
+             the paper says which kernel is which only in Fig. 7's image).\n\n",
+            paper::TABLE2_KERNELS,
+            ks.len(),
+            100.0 * BINDS
+        );
+        let table_rows: Vec<Vec<String>> = rows
+            .iter()
+            .map(|(row, figures)| {
+                let level = |l: usize| {
+                    let xs: Vec<f64> = figures.iter().filter_map(|f| f.1.map(|e| e[l])).collect();
+                    arithmetic(&xs).map_or("n/a".into(), f2)
+                };
+                vec![
+                    row.name().to_string(),
+                    Self::row_sets(*row),
+                    cell(mean_of(figures, &|_| true)),
+                    cell(mean_of(figures, &|i| !memory[i])),
+                    cell(mean_of(figures, &|i| memory[i])),
+                    cell(mean_of(figures, &|i| published[i])),
+                    format!("{} / {} / {}", level(0), level(1), level(2)),
+                ]
+            })
+            .collect();
+        md += &table(
+            &[
+                "row".into(),
+                "`--set` (switched at this row)".into(),
+                "speedup, all".into(),
+                "computational".into(),
+                "memory bound".into(),
+                "the published page's 10 kernels".into(),
+                "energy efficiency, core / die / system".into(),
+            ],
+            &table_rows,
+        );
+        md += "\nPer kernel (speedup at each row):\n\n";
+        let mut header = vec![
+            "kernel".to_string(),
+            "category (Fermi DRAM busy)".to_string(),
+        ];
+        header.extend(rows.iter().map(|(row, _)| row.name().to_string()));
+        let kernel_rows: Vec<Vec<String>> = ks
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let category = if memory[i] {
+                    "memory bound"
+                } else {
+                    "computational"
+                };
+                let mut cells = vec![
+                    k.name.clone(),
+                    format!(
+                        "{category} ({})",
+                        percent(Kernel::dram_share(&k.fermi, self.fermi_bpc))
+                    ),
+                ];
+                cells.extend(
+                    rows.iter()
+                        .map(|(_, figures)| format!("{:.3}", figures[i].0)),
+                );
+                cells
+            })
+            .collect();
+        md += &table(&header, &kernel_rows);
+        md += "\nWhat each switch moved (measured, from the rows above):\n\n";
+        for pair in rows.windows(2) {
+            let ((_, before), (row, after)) = (&pair[0], &pair[1]);
+            let movers = movers(
+                &ks.iter().map(|k| k.name.clone()).collect::<Vec<_>>(),
+                &before.iter().map(|f| f.0).collect::<Vec<_>>(),
+                &after.iter().map(|f| f.0).collect::<Vec<_>>(),
+                3,
+            );
+            md += &format!(
+                "- {} ({}): mean {}x -> {}x; moved most: {}.\n",
+                row.name(),
+                Self::row_sets(*row),
+                f2(mean_of(before, &|_| true).0.unwrap_or(0.0)),
+                f2(mean_of(after, &|_| true).0.unwrap_or(0.0)),
+                movers
+            );
+        }
+        let last = &rows[rows.len() - 1].1;
+        let best = self
+            .vgiw_points()
+            .into_iter()
+            .map(|p| (Some(p), self.runs.mean(&p)))
+            .fold((None, 0.0), |acc, x| if x.1 > acc.1 { x } else { acc });
+        md += &format!(
+            "\n**Not explained**: the rest of the gap, from {}x at the presets (over weft's {} of \
+             Table 2's {} kernels) to the paper's over {:.0}x (over all {}). Tried: each switch \
+             above, and the threads in flight per replica ({}: the best mean is {}x, at {}). Not \
+             tried: the {} kernels of Table 2 weft does not run ({}); the drain of a one-block \
+             loop between its iterations (the engine runs each iteration as a vector, §6 of \
+             docs/core.md); the Fermi SM features weft's SIMT core lacks (GTO scheduling, a \
+             second scheduler, more than one load in flight per warp), which could only make \
+             the Fermi SM faster.\n\n",
+            f2(mean_of(last, &|_| true).0.unwrap_or(0.0)),
+            ks.len(),
+            paper::TABLE2_KERNELS,
+            paper::SPEEDUP_MEAN,
+            paper::TABLE2_KERNELS,
+            REPLICA_THREADS
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            f2(best.1),
+            best.0.map_or("n/a".into(), |p| self.runs.label(&p)),
+            paper::NOT_WRITTEN.len(),
+            paper::NOT_WRITTEN.join(", "),
+        );
+        md
+    }
+
+    fn rows_json(&self) -> Value {
+        self.rows()
+            .into_iter()
+            .map(|(row, figures)| {
+                let per: Map<String, Value> = self
+                    .ks
+                    .iter()
+                    .zip(&figures)
+                    .map(|(k, (s, e))| (k.name.clone(), json!({"speedup": s, "efficiency": e})))
+                    .collect();
+                (
+                    row.name().to_string(),
+                    json!({
+                        "fermi": self.runs.label(&row.fermi()),
+                        "vgiw": self.runs.label(&row.vgiw(self.study.preset_threads)),
+                        "fermi_sets": row.undone(true),
+                        "vgiw_sets": row.undone(false),
+                        "kernels": per,
+                    }),
+                )
+            })
+            .collect::<Map<String, Value>>()
+            .into()
+    }
+
+    /// Where each kernel's extra DRAM bytes on the VGIW core come from, by the counters.
+    fn dram_excess_text(&self) -> String {
+        let line = u64::from(self.vgiw_machine().l1().cache.line);
+        let named: Vec<String> = self
+            .ks
+            .iter()
+            .filter_map(|k| {
+                let (f, v) = (k.fermi_flow(), k.vgiw_flow());
+                let ratio = v.dram_bytes as f64 / f.dram_bytes.max(1) as f64;
+                (ratio >= EXCESS).then(|| {
+                    let (cause, bytes) = dram_excess(&f, &v, line)[0];
+                    format!(
+                        "{} ({}x: {}, {} KB)",
+                        k.name,
+                        f2(ratio),
+                        cause.text(),
+                        bytes / 1024
+                    )
+                })
+            })
+            .collect();
+        // Load lines: the VGIW core's L1 against the Fermi SM's, per kernel.
+        let (mut same, mut more) = (0, vec![]);
+        for k in &self.ks {
+            let (f, v) = (k.fermi_flow(), k.vgiw_flow());
+            let ratio = (v.l1_fetches - v.store_fetches) as f64 / f.l1_fetches.max(1) as f64;
+            if ratio < EXCESS {
+                same += 1;
+            } else {
+                more.push(format!("{} ({}x)", k.name, f2(ratio)));
+            }
+        }
+        format!(
+            "the VGIW core moves at least {}x the Fermi SM's DRAM bytes on {}, the largest of three \
+             counted causes named (the L1's write-allocate fetches of lines stores missed; load \
+             lines fetched beyond the Fermi SM's; DRAM write bytes beyond the Fermi SM's). The \
+             VGIW core's L1 fetches less than {}x the Fermi SM's lines for loads on {same} of {} \
+             kernels: an MSHR fetches a line once for all the threads that miss it, so per-thread \
+             accesses without coalescing add no lines by themselves; more on {} (lines fetched \
+             again after their eviction)",
+            f2(EXCESS),
+            names(named),
+            f2(EXCESS),
+            self.ks.len(),
+            names(more),
+        )
     }
 
     fn bounds_json(&self) -> Value {
@@ -843,18 +1158,18 @@ impl<'a> VgiwPage<'a> {
         let mean = self.mean_speedup();
         let most = REPLICA_THREADS.iter().max().unwrap_or(&0);
         format!(
-            "- **Speedup**: {}x on average at the preset against the paper's over {:.0}x; {} of {} \
-             kernels run slower on the VGIW core ({}). Measured why:\n\
+            "- **Speedup**: {}x on average at the preset over weft's {} kernels, against the \
+             paper's over {:.0}x over Table 2's {}; {} of {} kernels run slower on the VGIW core \
+             ({}). Measured why:\n\
              \x20 - The VGIW core is far from its units: {} lowered operations per cycle on average \
              of its 108 units, its busiest class {} busy on average. A thread holds its place in a \
-             replica from injection to its end, and its end waits for its loads and its stores' \
-             line fills, so threads in flight over their lifetime bound the rate: {} run at least \
-             {:.0}% faster with {} threads per replica than with {} (mean {}x at {}). The paper \
-             gives no count of threads in flight (no virtual channels per unit).\n\
+             replica from injection to its end, and its end waits for its loads{}, so threads in \
+             flight over their lifetime bound the rate: {} run at least \
+             {:.0}% faster with {} threads per replica than with {} (mean {}x at {}). The \
+             preset's {} is §3.4's token-buffer storage over its units (docs/core.md §3).\n\
              \x20 - The Fermi SM keeps its DRAM share busy (at least {:.0}% of the cycles) on {}: \
-             no scheduler or load-issue feature can speed those up, and VGIW, which reads and \
-             writes the L1 per thread without coalescing and allocates a line on a store miss, \
-             moves as many DRAM bytes or more, so its DRAM allows no more than the table's figure.\n\
+             no scheduler or load-issue feature can speed those up, and the VGIW core's DRAM \
+             allows no more than the table's figure. DRAM bytes: {}.\n\
              \x20 - Units: {} would stay slower than the Fermi SM even with their busiest class \
              busy every cycle.\n\
              \x20 - weft's SIMT core lacks the GTX480 SM's GTO scheduling, second scheduler and \
@@ -864,20 +1179,28 @@ impl<'a> VgiwPage<'a> {
              average (the last column), against weft's {}x: what the missing features could \
              change at most.\n",
             f2(mean),
+            ks.len(),
             paper::SPEEDUP_MEAN,
+            paper::TABLE2_KERNELS,
             slower.len(),
             ks.len(),
             names(slower),
             f2(self.mean(Kernel::vgiw_operations_per_cycle)),
             percent(self.mean(|k| k.busiest().1)),
+            match self.vgiw_machine().vgiw_engine().store_done {
+                VgiwStoreDone::Fill => " and its stores' line fills",
+                VgiwStoreDone::Accept => " (a store is done once the L1 accepts it)",
+            },
             names(latency),
             100.0 * (LATENCY_GAIN - 1.0),
             most,
             self.study.preset_threads,
             f2(self.mean(|k| k.speedup_most_threads)),
             most,
+            self.study.preset_threads,
             100.0 * DRAM_FULL,
             names(dram_bound),
+            self.dram_excess_text(),
             names(units_short),
             f2(self.mean(|k| k.speedup_over_ideal_fermi(self.fermi_bpc))),
             f2(mean),
@@ -918,8 +1241,7 @@ impl<'a> VgiwPage<'a> {
             "- **Energy**: {}x at the system level on average (the paper: {}x), {}x at the die, \
              {}x at the core. At the core, the Fermi SM's register file (warp-wide operands) \
              against VGIW's token buffers, switch hops and LVC ({} KB: {spills}); at the die and \
-             system, VGIW's per-thread L1 accesses and write-allocate move more lines and DRAM \
-             bytes than the SIMT core's coalesced ones.\n",
+             system, the L1 accesses and the DRAM bytes (their causes under Speedup).\n",
             f2(self.level_mean(2).unwrap_or(0.0)),
             paper::EFFICIENCY_MEAN,
             f2(self.level_mean(1).unwrap_or(0.0)),
@@ -1033,6 +1355,14 @@ impl<'a> VgiwPage<'a> {
         let (share_mean, share_median) = self.reconfiguration_shares();
         let mut json = Map::new();
         json.insert("bounds".into(), self.bounds_json());
+        json.insert("from_weft_to_the_paper".into(), self.rows_json());
+        json.insert(
+            "memory_bound".into(),
+            ks.iter()
+                .map(|k| (k.name.clone(), json!(self.memory_bound(k))))
+                .collect::<Map<String, Value>>()
+                .into(),
+        );
         json.insert(
             "efficiency".into(),
             ks.iter()
@@ -1090,9 +1420,122 @@ fn names(v: Vec<String>) -> String {
     }
 }
 
+/// The geometric mean of `xs` (`None` when empty or when one is not positive).
+fn geometric(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty() && xs.iter().all(|&x| x > 0.0))
+        .then(|| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
+}
+
+/// The `n` kernels whose figure moved most between `before` and `after` (by the ratio,
+/// either way), as "name (before -> after)"; "none" when none moved.
+fn movers(names: &[String], before: &[f64], after: &[f64], n: usize) -> String {
+    let mut moved: Vec<(f64, usize)> = (0..names.len())
+        .filter(|&i| before[i] > 0.0 && after[i] > 0.0 && before[i] != after[i])
+        .map(|i| ((after[i] / before[i]).ln().abs(), i))
+        .collect();
+    moved.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    self::names(
+        moved
+            .iter()
+            .take(n)
+            .map(|&(_, i)| format!("{} ({} -> {})", names[i], f2(before[i]), f2(after[i])))
+            .collect(),
+    )
+}
+
+/// A VGIW run whose DRAM bytes are at least this many times the Fermi SM's names where
+/// the extra bytes come from.
+const EXCESS: f64 = 1.1;
+
+/// A counted cause of a VGIW run's DRAM bytes beyond the Fermi SM's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Excess {
+    /// Lines the L1 fetched because a store missed (its write allocation).
+    StoreFetches,
+    /// Lines fetched for loads beyond the Fermi SM's.
+    LoadLines,
+    /// DRAM write bytes beyond the Fermi SM's (whole dirty lines written back).
+    Writes,
+}
+
+impl Excess {
+    fn text(self) -> &'static str {
+        match self {
+            Excess::StoreFetches => "write-allocate fetches",
+            Excess::LoadLines => "more load lines",
+            Excess::Writes => "more write bytes",
+        }
+    }
+}
+
+/// The three counted causes of the VGIW run's extra DRAM bytes over the Fermi run's, in
+/// bytes, largest first (ties in the order of [`Excess`]).
+fn dram_excess(fermi: &Dataflow, vgiw: &Dataflow, line: u64) -> [(Excess, u64); 3] {
+    let writes = |d: &Dataflow| d.dram_bytes.saturating_sub(d.dram_read_bytes);
+    let vgiw_load_lines = vgiw.l1_fetches.saturating_sub(vgiw.store_fetches);
+    let mut causes = [
+        (Excess::StoreFetches, vgiw.store_fetches * line),
+        (
+            Excess::LoadLines,
+            vgiw_load_lines.saturating_sub(fermi.l1_fetches) * line,
+        ),
+        (Excess::Writes, writes(vgiw).saturating_sub(writes(fermi))),
+    ];
+    causes.sort_by_key(|c| std::cmp::Reverse(c.1));
+    causes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn flow(l1_fetches: u64, store_fetches: u64, dram: u64, read: u64) -> Dataflow {
+        Dataflow {
+            l1_fetches,
+            store_fetches,
+            dram_bytes: dram,
+            dram_read_bytes: read,
+            ..Dataflow::default()
+        }
+    }
+
+    /// Each counted cause of extra DRAM bytes is named when it is the largest.
+    #[test]
+    fn the_largest_counted_cause_of_extra_dram_bytes_is_named() {
+        let fermi = flow(10, 0, 10 * 128 + 256, 10 * 128);
+        // 8 store fetches, 2 load lines beyond Fermi's 10, 256 more write bytes.
+        let stores = flow(20, 8, 0, 0);
+        assert_eq!(
+            dram_excess(&fermi, &stores, 128)[0],
+            (Excess::StoreFetches, 1024)
+        );
+        // No store fetches, 6 load lines beyond.
+        let loads = flow(16, 0, 16 * 128 + 256, 16 * 128);
+        assert_eq!(
+            dram_excess(&fermi, &loads, 128)[0],
+            (Excess::LoadLines, 768)
+        );
+        // As many lines; 4 KB more written.
+        let writes = flow(10, 0, 10 * 128 + 256 + 4096, 10 * 128);
+        assert_eq!(dram_excess(&fermi, &writes, 128)[0], (Excess::Writes, 4096));
+        assert_eq!(
+            dram_excess(&fermi, &fermi, 128).map(|c| c.1),
+            [0, 0, 0],
+            "nothing beyond itself"
+        );
+    }
+
+    #[test]
+    fn the_movers_are_the_largest_ratios_either_way() {
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            movers(&names, &[1.0, 1.0, 1.0], &[1.5, 0.25, 1.0], 2),
+            "b (1.00 -> 0.25), a (1.00 -> 1.50)"
+        );
+        assert_eq!(movers(&names, &[1.0; 3], &[1.0; 3], 2), "none");
+        assert_eq!(geometric(&[1.0, 4.0]), Some(2.0));
+        assert_eq!(geometric(&[]), None);
+    }
 
     #[test]
     fn the_median_takes_the_middle_or_the_mean_of_the_two() {

@@ -148,3 +148,14 @@ pub fn image(words: &[u32]) -> Image {
         shared: SharedMemory::default(),
     }
 }
+
+/// [`image`] with the data area split into objects `a` (its first 0x100 bytes) and `b`
+/// (the rest), for the lowering's object rule.
+pub fn image_with_two_objects(words: &[u32]) -> Image {
+    let mut image = image(words);
+    image.symbols.remove("data");
+    for (name, addr, size) in [("a", DATA, 0x100), ("b", DATA + 0x100, DATA_BYTES - 0x100)] {
+        image.symbols.insert(name.into(), Symbol { addr, size });
+    }
+    image
+}

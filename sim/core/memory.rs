@@ -10,9 +10,13 @@
 //!   fills the L1 (LRU) and every merged request completes;
 //! - a load that finds every MSHR taken (or its MSHR full of merges) is refused: the
 //!   core replays it when an MSHR frees;
-//! - stores write through to DRAM without allocating (a line present in a cache is
-//!   updated); the storing warp does not wait for them. A write moves the 32-byte
-//!   bursts its bytes fill, a read the whole line.
+//! - stores write through the L1 without allocating (a line present is updated); the
+//!   storing warp does not wait for them. Below the L1 a write goes through the L2 to
+//!   DRAM, or with `l2_write_allocate` the L2 is write-back with write allocation (a
+//!   write hit dirties the line; a write miss goes on to DRAM and reads as many bytes to allocate the line; a
+//!   dirty line goes to DRAM when evicted; the L2 is not flushed at the kernel's end, as
+//!   GPGPU-Sim's `-gpgpu_flush_l2_cache 0`). A write moves the 32-byte bursts its bytes
+//!   fill, a read the whole line.
 //!
 //! DRAM: `dram_channels` channels, each with its banks and its own data bus; consecutive
 //! 256-byte blocks go to consecutive channels (one channel: every address is its own).
@@ -117,6 +121,9 @@ pub struct DramStats {
     pub row_hits: u64,
     pub row_conflicts: u64,
     pub bytes: u64,
+    /// Bytes read, and of them those a write-allocating L2 fetched after a write miss.
+    pub read_bytes: u64,
+    pub allocate_bytes: u64,
     /// Sum over requests of the cycles from arrival to completion.
     pub latency_cycles: u64,
 }
@@ -137,6 +144,8 @@ struct Request {
     arrival: u64,
     /// `Some(core)` for a read that fills that core's L1 (and the L2); `None` for a write.
     reader: Option<usize>,
+    /// A read that fills only the L2 (a write-allocating L2's fetch after a write miss).
+    l2_fill: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -175,6 +184,9 @@ pub struct MemorySystem {
     write_back: bool,
     l2: Option<Cache>,
     l2_latency: u64,
+    /// Write-back L2 with write allocation (`l2_write_allocate`), and its dirty lines.
+    l2_write_allocate: bool,
+    l2_dirty: std::collections::HashSet<u32>,
     banks: Vec<Bank>,
     channels: Vec<Channel>,
     /// Requests per channel queue at most (`usize::MAX`: unbounded).
@@ -195,7 +207,7 @@ pub struct MemorySystem {
 impl MemorySystem {
     /// The memory system of `cores` cores of machine `machine`.
     pub fn new(machine: &Machine, cores: usize) -> MemorySystem {
-        let (l1, l2, m) = (machine.l1(), machine.l2(), machine.dram());
+        let (l1, l2, m) = (machine.l1(), &machine.l2().cache, machine.dram());
         let line = l1.cache.line;
         MemorySystem {
             line_bytes: line,
@@ -208,6 +220,8 @@ impl MemorySystem {
             write_back: l1.write_back,
             l2: l2.present().then(|| Cache::new(l2.kb, l2.ways, line)),
             l2_latency: u64::from(l2.latency),
+            l2_write_allocate: machine.l2().write_allocate,
+            l2_dirty: Default::default(),
             banks: (0..m.banks as usize)
                 .map(|b| Bank {
                     channel: b / (m.banks / m.channels) as usize,
@@ -298,6 +312,7 @@ impl MemorySystem {
             bytes: self.line_bytes,
             arrival,
             reader: Some(core),
+            l2_fill: false,
         });
     }
 
@@ -309,16 +324,41 @@ impl MemorySystem {
         }
         self.l1_stats.stores += 1;
         self.l1[core].touch(line);
+        let bursts = bytes.clamp(1, self.line_bytes).div_ceil(BURST) * BURST;
+        self.write_below_l1(at + self.l1_latency, line, bursts.min(self.line_bytes));
+    }
+
+    /// A write of `bytes` bytes of `line` leaving the L1 at `arrival`. Without write
+    /// allocation the L2 updates a line it holds and the bytes go on to DRAM. With it
+    /// (GPGPU-Sim 3.x's write-back, write-allocate L2): a hit dirties the line and stops
+    /// there; a miss sends the bytes on to DRAM and fetches as many into the L2 (the line
+    /// is then present, clean).
+    fn write_below_l1(&mut self, arrival: u64, line: u32, bytes: u32) {
         if let Some(l2) = &mut self.l2 {
             self.l2_stats.stores += 1;
-            l2.touch(line);
+            let hit = l2.touch(line);
+            if self.l2_write_allocate {
+                if hit {
+                    self.l2_dirty.insert(line);
+                    return;
+                }
+                // The fetch reads as many bytes as the write brings (3.x's `wr_miss_wa`
+                // sends a read of the write's data size).
+                self.enqueue(Request {
+                    line,
+                    bytes,
+                    arrival: arrival + self.l2_latency,
+                    reader: None,
+                    l2_fill: true,
+                });
+            }
         }
-        let bursts = bytes.clamp(1, self.line_bytes).div_ceil(BURST) * BURST;
         self.enqueue(Request {
             line,
-            bytes: bursts.min(self.line_bytes),
-            arrival: at + self.l1_latency,
+            bytes,
+            arrival,
             reader: None,
+            l2_fill: false,
         });
     }
 
@@ -376,16 +416,7 @@ impl MemorySystem {
     /// A dirty line leaving the L1 at `at`.
     fn write_back(&mut self, at: u64, line: u32) {
         self.l1_stats.writebacks += 1;
-        if let Some(l2) = &mut self.l2 {
-            self.l2_stats.stores += 1;
-            l2.touch(line);
-        }
-        self.enqueue(Request {
-            line,
-            bytes: self.line_bytes,
-            arrival: at,
-            reader: None,
-        });
+        self.write_below_l1(at, line, self.line_bytes);
     }
 
     /// A line's bank (over all channels) and its row in that bank.
@@ -545,6 +576,7 @@ impl MemorySystem {
         let end = ready.max(*bus + transfer);
         *bus = end;
         let completion = end.ceil() as u64;
+        let reads = r.reader.is_some() || r.l2_fill;
         let stats = &mut self.dram_stats;
         if hit {
             stats.row_hits += 1;
@@ -553,14 +585,27 @@ impl MemorySystem {
         }
         stats.bytes += u64::from(r.bytes);
         stats.latency_cycles += completion - r.arrival;
-        match r.reader {
-            Some(_) => {
-                stats.reads += 1;
-                if let Some(l2) = &mut self.l2 {
-                    l2.fill(r.line);
-                }
+        if reads {
+            stats.reads += 1;
+            stats.read_bytes += u64::from(r.bytes);
+            if r.l2_fill {
+                stats.allocate_bytes += u64::from(r.bytes);
             }
-            None => stats.writes += 1,
+        } else {
+            stats.writes += 1;
+        }
+        if reads {
+            let evicted = self.l2.as_mut().and_then(|l2| l2.fill(r.line));
+            if let Some(evicted) = evicted.filter(|e| self.l2_dirty.remove(e)) {
+                // A dirty line leaves the write-back L2: a whole line to DRAM.
+                self.enqueue(Request {
+                    line: evicted,
+                    bytes: self.line_bytes,
+                    arrival: t,
+                    reader: None,
+                    l2_fill: false,
+                });
+            }
         }
         // Writes stay in flight until their transfer ends, so that a run ends after it.
         self.completions
@@ -712,6 +757,39 @@ mod tests {
         wt.store(0, 1000, 0, 4);
         drain(&mut wt);
         assert_eq!(wt.dram_stats.writes, 1);
+    }
+
+    #[test]
+    fn a_write_allocating_l2_fetches_on_a_write_miss_and_keeps_later_writes() {
+        // 1 KB 2-way L2 of 128-byte lines: 4 sets; lines 0, 4, 8 share set 0.
+        for allocate in [false, true] {
+            let mut mem = memory(&[
+                "l2_kb=1",
+                "l2_ways=2",
+                &format!("l2_write_allocate={allocate}"),
+            ]);
+            mem.store(0, 0, 0, 128);
+            drain(&mut mem);
+            mem.store(0, 1000, 0, 128);
+            drain(&mut mem);
+            let (reads, writes) = (mem.dram_stats.reads, mem.dram_stats.writes);
+            if !allocate {
+                assert_eq!((reads, writes), (0, 2), "written through twice");
+                assert_eq!(mem.dram_stats.read_bytes, 0);
+                continue;
+            }
+            // The miss goes on to DRAM and fetches as many bytes; the hit stays in the L2.
+            assert_eq!((reads, writes), (1, 1));
+            assert_eq!(mem.dram_stats.allocate_bytes, 128);
+            // Two more lines of set 0 evict line 0, dirty: a whole line written.
+            mem.load(0, 2000, 4, 1);
+            drain(&mut mem);
+            mem.load(0, 3000, 8, 2);
+            drain(&mut mem);
+            assert_eq!((mem.dram_stats.reads, mem.dram_stats.writes), (3, 2));
+            assert_eq!(mem.dram_stats.bytes, 5 * 128);
+            assert_eq!(mem.dram_stats.read_bytes, 3 * 128);
+        }
     }
 
     #[test]

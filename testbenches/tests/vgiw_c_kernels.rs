@@ -157,6 +157,11 @@ fn rtl_machine(threads: u32, reconfig: u32, l1_latency: u32) -> Machine {
         "dram_row_hit=1".into(),
         "dram_row_conflict=1".into(),
         "dram_gbps=100000".into(),
+        // As the RTL: it orders accesses by the `base` rule (its lowering's), loads
+        // arguments from memory and answers a store once the memory has it.
+        "vgiw_alias=base".into(),
+        "vgiw_launch_constants=false".into(),
+        "vgiw_store_done=fill".into(),
     ];
     m.set_all(&set).unwrap_or_else(|e| panic!("{e}"));
     m

@@ -43,8 +43,13 @@
 //!   is one L1 access per thread (no coalescing) to bank `(addr / 4) % l1_banks` (one
 //!   access per bank per cycle: a conflict waits), then the SIMT core's
 //!   [`MemorySystem`]: a load as the SIMT core's, a store written back with allocation
-//!   ([`MemorySystem::store_allocate`]); a store waits for its line. A refused access
-//!   (no MSHR) is replayed when a line arrives. A thread ends when its last node is done,
+//!   ([`MemorySystem::store_allocate`]); a store is done when its line is in
+//!   (`vgiw_store_done = fill`) or the cycle after the L1 takes it (`accept`: the
+//!   reservation buffer, §3.5; the fill still comes in). A refused access (no MSHR) is
+//!   replayed when a line arrives. With `vgiw_launch_constants` a load of a launch value
+//!   (the lowering's mark) is an immediate. Memory-order edges are the lowering's
+//!   (`vgiw_alias`), none timed with `none`; every access is checked against the data
+//!   objects the lowering claims for it. A thread ends when its last node is done,
 //!   one cycle later if it writes live values (the write's hop).
 //! - **Live value cache**: `lvc_kb` KiB, 4-way LRU, 128-byte lines holding one live
 //!   value of 32 consecutive threads. A write allocates without fetching; an evicted
@@ -64,7 +69,7 @@ use super::lower;
 use crate::core::functional::{self, Launch};
 use crate::core::image::Image;
 use crate::core::isa::Unit;
-use crate::core::machine::{Machine, Timing};
+use crate::core::machine::{Machine, Timing, VgiwAlias, VgiwStoreDone};
 use crate::core::memory::{Cache, CacheStats, DramStats, MemorySystem, Probe};
 use crate::core::simt::stats::Operations;
 use serde::Serialize;
@@ -159,6 +164,27 @@ pub fn class_of(block: &Block, node: usize) -> Option<Class> {
     }
 }
 
+/// A node's class on machine `m`: [`class_of`], except that a load of a launch value is
+/// an immediate (a constant of the block's configuration) with `vgiw_launch_constants`.
+pub fn class_on(block: &Block, node: usize, m: &Machine) -> Option<Class> {
+    if m.vgiw_engine().launch_constants && block.nodes[node].launch_constant {
+        return None;
+    }
+    class_of(block, node)
+}
+
+/// Node `node`'s memory-order edges as machine `m` times them: none with `vgiw_alias =
+/// none` (the interpreter keeps the `base` rule's, so results stay right).
+fn order_edges<'b>(block: &'b Block, node: usize, m: &Machine) -> &'b [usize] {
+    match m.vgiw_engine().alias {
+        VgiwAlias::None => &[],
+        _ => &block.nodes[node].after,
+    }
+}
+
+/// The waiter of a store done when the L1 accepted it: its fill completes nobody.
+const ACCEPTED_STORE: u32 = u32::MAX;
+
 /// How a block sits on the fabric.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
@@ -173,11 +199,11 @@ impl Shape {
     /// Block `block`'s shape on machine `m`.
     pub fn new(block: &Block, m: &Machine) -> Shape {
         let mut units = [0u32; 6];
-        for (i, node) in block.nodes.iter().enumerate() {
-            if let Some(c) = class_of(block, i) {
+        for i in 0..block.nodes.len() {
+            if let Some(c) = class_on(block, i, m) {
                 units[c as usize] += 1;
             }
-            if !node.after.is_empty() {
+            if !order_edges(block, i, m).is_empty() {
                 units[Class::SplitJoin as usize] += 1;
             }
         }
@@ -240,6 +266,9 @@ pub struct Stats {
     pub l1_bank_conflicts: u64,
     /// L1 accesses refused for want of an MSHR, replayed.
     pub l1_replays: u64,
+    /// Lines the L1 fetched because a store missed (write allocation: a store that found
+    /// no MSHR already fetching its line).
+    pub store_fetches: u64,
     pub private_accesses: u64,
     pub shared_accesses: u64,
     pub l1: CacheStats,
@@ -399,11 +428,11 @@ struct Timed {
 impl Timed {
     fn new(block: &Block, m: &Machine) -> Timed {
         let n = block.nodes.len();
-        let class: Vec<Option<Class>> = (0..n).map(|i| class_of(block, i)).collect();
+        let class: Vec<Option<Class>> = (0..n).map(|i| class_on(block, i, m)).collect();
         let mut users = vec![vec![]; n];
         let mut inputs = vec![0; n];
         for (i, node) in block.nodes.iter().enumerate() {
-            for &a in node.args.iter().chain(&node.after) {
+            for &a in node.args.iter().chain(order_edges(block, i, m)) {
                 users[a].push(i);
                 inputs[i] += 1;
             }
@@ -420,12 +449,13 @@ impl Timed {
             .nodes
             .iter()
             .zip(&class)
-            .map(|(node, c)| {
+            .enumerate()
+            .map(|(i, (node, c))| {
                 c.is_some()
                     && node
                         .args
                         .iter()
-                        .chain(&node.after)
+                        .chain(order_edges(block, i, m))
                         .all(|&a| class[a].is_none())
             })
             .collect();
@@ -477,6 +507,7 @@ enum Event {
 /// The engine's state across block executions.
 struct Engine<'a> {
     m: &'a Machine,
+    lowered: &'a Program,
     blocks: Vec<Timed>,
     memory: MemorySystem,
     lvc: Cache,
@@ -587,9 +618,10 @@ impl Engine<'_> {
         let mut arrivals = vec![];
         loop {
             let next_event = v.events.peek().map(|Reverse((t, _))| *t);
-            let next_memory = (v.outstanding > 0)
-                .then(|| self.memory.next_event())
-                .flatten();
+            // Memory is advanced while this block waits on it: for its misses, or for an
+            // MSHR (which an accepted store's fill may hold).
+            let waits = v.outstanding > 0 || !v.replay_any.is_empty() || !v.replay_line.is_empty();
+            let next_memory = waits.then(|| self.memory.next_event()).flatten();
             let Some(now) = next_event.into_iter().chain(next_memory).min() else {
                 if v.outstanding == 0 && !v.replay_any.is_empty() {
                     // Nothing in flight holds an MSHR of this block: every waiter tries.
@@ -613,9 +645,11 @@ impl Engine<'_> {
             // order they were refused), not all of them.
             let delivered = arrivals.len().min(v.replay_any.len());
             for (_, waiter, line, at) in arrivals.drain(..) {
-                v.outstanding -= 1;
-                let (k, node) = (waiter as usize / nodes, waiter as usize % nodes);
-                self.done(&mut v, k, node, at.max(now));
+                if waiter != ACCEPTED_STORE {
+                    v.outstanding -= 1;
+                    let (k, node) = (waiter as usize / nodes, waiter as usize % nodes);
+                    self.done(&mut v, k, node, at.max(now));
+                }
                 for (k, node) in v.replay_line.remove(&line).unwrap_or_default() {
                     v.events.push(Reverse((now, Event::Access(k, node, false))));
                 }
@@ -723,7 +757,7 @@ impl Engine<'_> {
                 let mut latency = u64::from(self.m.vgiw_engine().lvc_latency);
                 if !self.lvc.touch(line) {
                     self.stats.lvc_read_misses += 1;
-                    latency += u64::from(self.m.l2().latency);
+                    latency += u64::from(self.m.l2().cache.latency);
                     if self.lvc.fill(line).is_some() {
                         self.stats.lvc_spills += 1;
                     }
@@ -813,6 +847,19 @@ impl Engine<'_> {
             .iter()
             .find(|a| a.node == i)
             .ok_or_else(|| format!("block {b}: no access recorded for node {i}"))?;
+        let claimed = &self.lowered.blocks[b].nodes[i].objects;
+        if !claimed.is_empty() && !claimed.iter().any(|&(s, e)| (s..e).contains(&a.addr)) {
+            return Err(format!(
+                "block {b}: the access at {:#x} reached {:#x}, outside the data objects its address is anchored in ({}): the lowering's object rule does not hold for this kernel",
+                pc_of(&self.lowered.blocks[b], i),
+                a.addr,
+                claimed
+                    .iter()
+                    .map(|(s, e)| format!("{s:#x}..{e:#x}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         match a.place {
             Place::Private => {
                 self.stats.private_accesses += 1;
@@ -836,13 +883,24 @@ impl Engine<'_> {
                 }
                 let line = self.memory.line_of(a.addr);
                 let waiter = u32::try_from(k * v.nodes + i)
-                    .map_err(|_| format!("block {b}: too many threads in a vector"))?;
+                    .ok()
+                    .filter(|&w| w != ACCEPTED_STORE)
+                    .ok_or_else(|| format!("block {b}: too many threads in a vector"))?;
+                let accept = a.store && self.m.vgiw_engine().store_done == VgiwStoreDone::Accept;
                 let probe = if a.store {
-                    self.memory.store_allocate(0, now, line, waiter)
+                    let waiter = if accept { ACCEPTED_STORE } else { waiter };
+                    let merged = self.memory.l1_stats.merged;
+                    let probe = self.memory.store_allocate(0, now, line, waiter);
+                    if probe == Probe::Miss && self.memory.l1_stats.merged == merged {
+                        self.stats.store_fetches += 1;
+                    }
+                    probe
                 } else {
                     self.memory.load(0, now, line, waiter)
                 };
                 match probe {
+                    // Accepted: the store's reservation buffer entry is free next cycle.
+                    Probe::Hit { .. } | Probe::Miss if accept => self.done(v, k, i, now + 1),
                     Probe::Hit { at } => self.done(v, k, i, at),
                     Probe::Miss => v.outstanding += 1,
                     Probe::Full => {
@@ -861,6 +919,14 @@ impl Engine<'_> {
     }
 }
 
+/// The address of node `i`'s instruction (0 for a node that is none).
+fn pc_of(block: &Block, i: usize) -> u32 {
+    match block.nodes[i].kind {
+        NodeKind::Inst { pc, .. } => pc,
+        _ => 0,
+    }
+}
+
 /// The live value cache line of live value `reg` of thread `tid`: 32 threads' words.
 /// Laid out as an array per live value over a tile's worth of threads
 /// (`tile_groups` lines), so that a tile's live values spread over the sets.
@@ -870,6 +936,17 @@ fn lvc_line(reg: u8, tid: u32, tile_groups: u32) -> u32 {
     (group / tile_groups)
         .wrapping_mul(64 * tile_groups)
         .wrapping_add(u32::from(reg) * tile_groups + group % tile_groups)
+}
+
+/// The kernel as the engine of `machine` runs it: lowered by the machine's alias rule
+/// (with `vgiw_alias = none` the blocks keep the `base` rule's order for the interpreter;
+/// the timing ignores every order edge).
+pub fn lowered(program: &functional::Program, machine: &Machine) -> Result<Program, String> {
+    let alias = match machine.vgiw_engine().alias {
+        VgiwAlias::None => VgiwAlias::Base,
+        a => a,
+    };
+    lower::lower_with(program, alias)
 }
 
 /// Runs `weft_setup` functionally, then the launch on the VGIW engine of `machine`
@@ -887,10 +964,11 @@ pub fn run(
             machine.timing().name()
         ));
     }
-    let lowered: Program = lower::lower(&program)?;
+    let lowered = lowered(&program, machine)?;
     let tile = tile(machine, lowered.blocks.len());
     let mut engine = Engine {
         m: machine,
+        lowered: &lowered,
         blocks: lowered
             .blocks
             .iter()
@@ -916,17 +994,23 @@ pub fn run(
     };
     let result =
         interpret::run_observed(&lowered, program, launch, tile, limit, Some(&mut observe))?;
-    // The kernel's end: dirty lines written back, every transfer done.
+    // The kernel's end: the fills of accepted stores in, dirty lines written back,
+    // every transfer done.
     let mut now = engine.now;
+    let drain = |memory: &mut MemorySystem, now: &mut u64| {
+        while !memory.idle() {
+            let t = memory
+                .next_event()
+                .expect("a memory system that is not idle has an event");
+            *now = (*now).max(t);
+            memory.advance(*now, &mut vec![]);
+        }
+    };
     engine.memory.flush(0, now);
-    while !engine.memory.idle() {
-        let t = engine
-            .memory
-            .next_event()
-            .expect("a memory system that is not idle has an event");
-        now = now.max(t);
-        engine.memory.advance(now, &mut vec![]);
-    }
+    drain(&mut engine.memory, &mut now);
+    // Lines an accepted store's fill dirtied after the first flush.
+    engine.memory.flush(0, now);
+    drain(&mut engine.memory, &mut now);
     let mut stats = engine.stats;
     stats.tile = tile;
     stats.cycles = now;
@@ -952,6 +1036,83 @@ mod tests {
     use crate::core::asm::*;
 
     const LIMIT: u64 = 10_000_000;
+
+    #[test]
+    fn a_store_accepted_by_the_l1_frees_its_thread_before_its_line_arrives() {
+        // 8 threads, one line each, one at a time (one replica, one thread in flight):
+        // with `fill` each waits for its write-allocate fetch, with `accept` none does.
+        let words = [
+            csrr(A0, TID),
+            slli(A0, A0, 7),
+            lui(A1, 2),
+            add(A0, A0, A1),
+            sw(A1, A0, 0),
+            ret(),
+        ];
+        let serial = ["vgiw_ldst_units=1", "vgiw_replica_threads=1"];
+        let run = |done: &str| {
+            let mut m = vgiw(&serial);
+            m.set_all(&[format!("vgiw_store_done={done}")]).unwrap();
+            time(&words, &m, 8, 8)
+        };
+        let (fill, accept) = (run("fill"), run("accept"));
+        assert!(
+            fill.cycles > 8 * u64::from(Machine::vgiw().keys().dram_row_hit),
+            "{}",
+            fill.cycles
+        );
+        assert!(
+            accept.cycles * 3 < fill.cycles,
+            "{} {}",
+            accept.cycles,
+            fill.cycles
+        );
+        // The lines still come in and go back: the same traffic.
+        assert_eq!(fill.l1, accept.l1);
+        assert_eq!(fill.dram.bytes, accept.dram.bytes);
+    }
+
+    #[test]
+    fn a_launch_constant_is_no_l1_access_with_the_key() {
+        // Every thread loads data + 0x10, which no store writes, and stores it at data.
+        let words = [
+            csrr(A0, TID),
+            lui(A1, 2),
+            lw(A2, A1, 0x10),
+            sw(A2, A1, 0),
+            ret(),
+        ];
+        let loads = |on: bool| {
+            let key = format!("vgiw_launch_constants={on}");
+            let m = vgiw(&[key.as_str()]);
+            time(&words, &m, 64, 32).l1.loads
+        };
+        // Without it each thread's load is an L1 lookup (replays of merges included).
+        assert!(loads(false) >= 64);
+        assert_eq!(loads(true), 0);
+    }
+
+    #[test]
+    fn an_access_outside_the_objects_its_address_is_anchored_in_is_refused() {
+        // b + 4 tid - 8: thread 0 and 1 reach into a, which the lowering cannot see.
+        let words = [
+            csrr(A0, TID),
+            slli(A0, A0, 2),
+            addi(A0, A0, -8),
+            lui(A1, 2),
+            addi(A1, A1, 0x100),
+            add(A0, A0, A1),
+            sw(A1, A0, 0),
+            ret(),
+        ];
+        let kernel = functional::Program::new(image_with_two_objects(&words));
+        let launch = Launch::new(8, 8).unwrap();
+        let err = run(kernel, launch, &Machine::vgiw(), LIMIT).err().unwrap();
+        assert!(
+            err.contains("reached 0x20f8, outside the data objects its address is anchored in (0x2100..0x2400)"),
+            "{err}"
+        );
+    }
 
     /// The tile: `vgiw_tile` when set, else the control vector table's bits over the
     /// blocks (the paper's §3.2), never zero.

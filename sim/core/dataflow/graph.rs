@@ -57,6 +57,28 @@ pub struct Node {
     /// The value is the same for every thread of a CTA: it is built from constants and
     /// the CTA-wide coordinates only (a live-value read is never taken as uniform).
     pub uniform: bool,
+    /// A memory access's address as the lowering sees it.
+    pub address: Address,
+    /// The byte ranges `[start, end)` of the data objects an anchored access stays in
+    /// (C's rule for array indexing; checked on every access the engine times); empty:
+    /// anywhere.
+    pub objects: Vec<(u32, u32)>,
+    /// A load of a launch value: a constant address no store of the kernel may write.
+    pub launch_constant: bool,
+}
+
+/// A memory access's address as the lowering sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Address {
+    /// Not a memory access.
+    #[default]
+    None,
+    /// A constant address and the access's size in bytes.
+    Exact(u64, u64),
+    /// A data object's address (the anchor) plus an index.
+    Anchored(u32),
+    /// Anything.
+    Unknown,
 }
 
 impl Node {

@@ -1,5 +1,5 @@
 //! Lowering: a kernel's RV32IMF ELF (the file the SIMT core runs) to a VGIW program of
-//! basic-block dataflow graphs ([`graph`]), in five passes.
+//! basic-block dataflow graphs ([`graph`]), in six passes.
 //!
 //! 1. **Inlining.** The instructions reachable from `weft_kernel` are followed in their
 //!    call context (the chain of call sites): a call (`jal ra`, or `auipc` + `jalr ra`)
@@ -31,10 +31,14 @@
 //! 5. **Dataflow graphs.** Each instruction becomes a node whose operand edges point at
 //!    the nodes giving its registers (constant operations folded). Memory order: an
 //!    access gets an order edge to every earlier access of the block when one of the two
-//!    is a store and they may alias. The alias rule: two addresses are `base + offset`
-//!    with the base a node (a constant base folds into the offset, and an `addi` on a
-//!    base is looked through); accesses through the same base, or both at constant
-//!    addresses, alias only if their byte ranges overlap; any other pair may alias.
+//!    is a store and they may alias. The alias rule (`vgiw_alias`): two addresses are
+//!    `base + offset` with the base a node (a constant base folds into the offset, and
+//!    an `addi` on a base is looked through); accesses through the same base, or both at
+//!    constant addresses, alias only if their byte ranges overlap (`base`); with
+//!    `object` neither do accesses whose data objects are disjoint ([`anchors`]: an
+//!    object's address plus an index stays in the object); `none` orders nothing.
+//! 6. **Launch values.** A load from a constant device address that no store of the
+//!    kernel may write is marked ([`mark_launch_constants`]).
 //!
 //! Loads and stores of every width (`lb`, `lbu`, `lh`, `lhu`, `lw`, `flw`, `sb`, `sh`,
 //! `sw`, `fsw`) are nodes that keep their instruction, so the interpreter and the engine
@@ -44,15 +48,17 @@
 //! float flags and rounding mode are per-thread state the dataflow graph does not
 //! carry, so every float operation rounds to nearest even, as the functional run's does
 //! while `frm` is 0), words that do not decode, and jumps the model cannot follow.
-use super::graph::{Block, Coordinate, Node, NodeId, NodeKind, Program, Reg, Terminator};
+use super::graph::{Address, Block, Coordinate, Node, NodeId, NodeKind, Program, Reg, Terminator};
 use super::interpret::evaluate;
 use crate::core::cfg::Flow;
 use crate::core::functional::{self, start_thread};
 use crate::core::isa::{Inst, Op};
+use crate::core::machine::VgiwAlias;
 use crate::core::thread::{
     MemFault, Memory, ThreadEnv, CSR_BARRIER, CSR_CTAID, CSR_CTA_SIZE, CSR_NTID, CSR_TID,
 };
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// The most instructions the inlined kernel may have (every call site's copy counted).
 pub const MAX_INSTRUCTIONS: usize = 200_000;
@@ -269,8 +275,14 @@ struct Raw {
     succs: Vec<usize>,
 }
 
-/// Lowers the kernel of `program`, or says which instruction at which address it cannot.
+/// Lowers the kernel of `program` with the `base` alias rule, or says which instruction
+/// at which address it cannot.
 pub fn lower(program: &functional::Program) -> Result<Program, String> {
+    lower_with(program, VgiwAlias::Base)
+}
+
+/// Lowers the kernel of `program` with alias rule `alias` (`vgiw_alias`).
+pub fn lower_with(program: &functional::Program, alias: VgiwAlias) -> Result<Program, String> {
     let instances = inline(program)?;
     // Blocks: leaders, then the straight-line chains they start.
     let mut preds = vec![0usize; instances.len()];
@@ -346,10 +358,12 @@ pub fn lower(program: &functional::Program) -> Result<Program, String> {
     let (live_in, live_out) = liveness(&raws, &instances);
     let initial = initial_registers(program);
     let entries = constants(&raws, &instances, &initial);
+    let objects = Objects::of(program);
+    let anchored = anchors(&raws, &instances, &initial, &objects);
 
     let mut blocks = vec![];
     for (b, raw) in raws.iter().enumerate() {
-        let mut builder = Builder::new(entries[b]);
+        let mut builder = Builder::new(entries[b], anchored[b], &objects, alias);
         for &i in &raw.insts {
             builder.instruction(&instances[i]);
         }
@@ -391,7 +405,270 @@ pub fn lower(program: &functional::Program) -> Result<Program, String> {
             terminator,
         });
     }
+    mark_launch_constants(&mut blocks, &objects);
     Ok(Program { blocks, initial })
+}
+
+/// Marks the loads of launch values: a load from a constant device-memory address (not
+/// the stack, not CTA-shared) that no store of the kernel may write. Every thread reads
+/// the same value there for the whole launch (a kernel argument, a read-only table's
+/// word), so the value can be a constant of the block's configuration.
+fn mark_launch_constants(blocks: &mut [Block], objects: &Objects) {
+    // What the kernel's stores may write: byte ranges, or anything (`None`).
+    let mut written: Option<Vec<Range<u64>>> = Some(vec![]);
+    for node in blocks.iter().flat_map(|b| &b.nodes) {
+        if !node.is_store() {
+            continue;
+        }
+        match (&node.address, written.as_mut()) {
+            (Address::Exact(a, size), Some(w)) => w.push(*a..*a + *size),
+            (Address::Anchored(_), Some(w)) if !node.objects.is_empty() => {
+                w.extend(node.objects.iter().map(|r| u64::from(r.0)..u64::from(r.1)))
+            }
+            _ => written = None,
+        }
+    }
+    let Some(written) = written else { return };
+    for node in blocks.iter_mut().flat_map(|b| b.nodes.iter_mut()) {
+        if let (true, Address::Exact(a, size)) = (node.is_load(), &node.address) {
+            let bytes = *a..*a + *size;
+            node.launch_constant = !functional::is_private(*a as u32)
+                && !objects.shared.contains(&(*a as u32))
+                && !written
+                    .iter()
+                    .any(|w| w.start < bytes.end && bytes.start < w.end);
+        }
+    }
+}
+
+/// The data objects of the ELF: its symbols with a size outside the code, by address.
+struct Objects {
+    ranges: Vec<(u32, u32)>,
+    /// CTA-shared memory's range.
+    shared: Range<u32>,
+}
+
+/// How far below an object an anchor may lie and still mean the object: clang folds a
+/// constant index into the symbol's address (`&S[i - 1]` is `(S - 4) + 4i`).
+pub const ANCHOR_SLACK: u32 = 4096;
+
+impl Objects {
+    fn of(program: &functional::Program) -> Objects {
+        let image = &program.image;
+        let code = |a: u32| image.text.iter().any(|&(s, e)| (s..e).contains(&a));
+        let mut ranges: Vec<(u32, u32)> = image
+            .symbols
+            .values()
+            .filter(|s| s.size > 0 && !code(s.addr))
+            .map(|s| (s.addr, s.addr.saturating_add(s.size)))
+            .collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        Objects {
+            ranges,
+            shared: image.shared.range.0..image.shared.range.1,
+        }
+    }
+
+    /// The objects an address computed as `anchor` plus an index may fall in: the one
+    /// holding the anchor, and those that start above it by at most [`ANCHOR_SLACK`]
+    /// bytes and by less than the anchor lies above the start of the one holding it (so
+    /// `&S - 4` inside the object before S claims both, and that object's own start only
+    /// itself). Empty: the anchor is no object's (the address could be anywhere).
+    fn candidates(&self, anchor: u32) -> Vec<(u32, u32)> {
+        let inside = self
+            .ranges
+            .iter()
+            .filter(|&&(s, e)| (s..e).contains(&anchor))
+            .map(|&(s, _)| anchor - s)
+            .min();
+        self.ranges
+            .iter()
+            .filter(|&&(s, e)| {
+                (s..e).contains(&anchor)
+                    || (anchor < s
+                        && s - anchor <= ANCHOR_SLACK
+                        && inside.is_none_or(|depth| s - anchor <= depth))
+            })
+            .copied()
+            .collect()
+    }
+}
+
+/// What a register or node holds, for the object rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ptr {
+    /// Not reached yet (the fixpoint's start).
+    Top,
+    /// The same constant for every thread.
+    Exact(u32),
+    /// A value computed from no object's address (coordinates, loaded data, constants
+    /// that are no object's address): an index.
+    Index,
+    /// An object's address (the anchor, a constant) plus an index.
+    Anchored(u32),
+    /// Anything.
+    Unknown,
+}
+
+impl Ptr {
+    /// An address that some object holds or lies just below.
+    fn anchor_of(c: u32, objects: &Objects) -> Ptr {
+        if objects.candidates(c).is_empty() {
+            Ptr::Index
+        } else {
+            Ptr::Anchored(c)
+        }
+    }
+
+    fn meet(self, other: Ptr, objects: &Objects) -> Ptr {
+        use Ptr::*;
+        // Two constants met: an index, the same object's addresses, or (a constant just
+        // below an object, as a pool's, in none) anything.
+        let as_anchor = |p: Ptr| match p {
+            Exact(c) if objects.ranges.iter().any(|&(s, e)| (s..e).contains(&c)) => Anchored(c),
+            Exact(c) => match Ptr::anchor_of(c, objects) {
+                Index => Index,
+                _ => Unknown,
+            },
+            p => p,
+        };
+        match (self, other) {
+            (Top, x) | (x, Top) => x,
+            (a, b) if a == b => a,
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (a, b) => match (as_anchor(a), as_anchor(b)) {
+                (Index, Index) => Index,
+                (Anchored(x), Anchored(y)) if objects.candidates(x) == objects.candidates(y) => {
+                    Anchored(x.min(y))
+                }
+                _ => Unknown,
+            },
+        }
+    }
+
+    /// The sum of two values: an object's address plus an index stays in the object
+    /// (C's rule for array indexing), a constant offset moving the anchor; two objects'
+    /// addresses make no object's.
+    fn add(self, other: Ptr, objects: &Objects) -> Ptr {
+        use Ptr::*;
+        match (self, other) {
+            (Top, _) | (_, Top) => Top,
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (Exact(a), Exact(b)) => Exact(a.wrapping_add(b)),
+            (Exact(c), Index) | (Index, Exact(c)) => Ptr::anchor_of(c, objects),
+            (Index, Index) => Index,
+            // A constant offset moves the anchor (`S + 4i - 48` is anchored at `S - 48`).
+            (Anchored(a), Exact(d)) | (Exact(d), Anchored(a)) => Anchored(a.wrapping_add(d)),
+            (Anchored(a), Index) | (Index, Anchored(a)) => Anchored(a),
+            (Anchored(_), Anchored(_)) => Unknown,
+        }
+    }
+}
+
+/// What instruction `inst` computes from operands `args`, for the object rule.
+fn ptr_of(inst: &Inst, pc: u32, args: &[Ptr], objects: &Objects) -> Ptr {
+    use Ptr::*;
+    if args.contains(&Top) {
+        return Top;
+    }
+    if inst.is_load() {
+        return Index; // loaded data is taken to be no address (the kernels keep none)
+    }
+    let consts: Option<Vec<u32>> = args
+        .iter()
+        .map(|a| match a {
+            Exact(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    if let Some(c) = consts.and_then(|c| fold(inst, pc, &c)) {
+        return Exact(c);
+    }
+    // The operands by position (`x0`, which has no node, is 0).
+    let mut given = args.iter();
+    let args: Vec<Ptr> = inst
+        .registers()
+        .reads
+        .iter()
+        .map(|r| match r {
+            Some(_) => *given.next().unwrap_or(&Unknown),
+            None => Exact(0),
+        })
+        .collect();
+    let args = [
+        args.first().copied().unwrap_or(Exact(0)),
+        args.get(1).copied().unwrap_or(Exact(0)),
+    ];
+    match inst.op {
+        Op::Add => args[0].add(args[1], objects),
+        Op::Addi => args[0].add(Exact(inst.imm as u32), objects),
+        // An object's address less an index stays in it; less another's is an index.
+        Op::Sub => match (args[0], args[1]) {
+            (Anchored(a), Exact(d)) => Anchored(a.wrapping_sub(d)),
+            (Anchored(a), Index) => Anchored(a),
+            (Exact(c), Index) => Ptr::anchor_of(c, objects),
+            (Index, Index | Exact(_)) => Index,
+            (Anchored(_) | Exact(_), Anchored(_) | Exact(_)) => Index,
+            _ => Unknown,
+        },
+        Op::Lui | Op::Auipc => Exact(fold(inst, pc, &[]).unwrap_or(0)),
+        _ if args.iter().all(|a| matches!(a, Index | Exact(_))) => Index,
+        _ => Unknown,
+    }
+}
+
+/// Each block's entry state for the object rule: what each register holds on every
+/// path (a forward fixpoint, as [`constants`]).
+fn anchors(
+    raws: &[Raw],
+    instances: &[Instance],
+    initial: &[u32; 64],
+    objects: &Objects,
+) -> Vec<[Ptr; 64]> {
+    let mut entries = vec![[Ptr::Top; 64]; raws.len()];
+    entries[0] = initial.map(Ptr::Exact);
+    let mut exits = vec![[Ptr::Top; 64]; raws.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..raws.len() {
+            let mut state = entries[b];
+            for &i in &raws[b].insts {
+                let instance = &instances[i];
+                let (_, write) = instance.registers();
+                let Some(w) = write else { continue };
+                state[w as usize] = match instance.kind {
+                    Kind::Plain => {
+                        let args: Vec<Ptr> = instance
+                            .inst
+                            .registers()
+                            .reads
+                            .iter()
+                            .flatten()
+                            .map(|&r| state[r as usize])
+                            .collect();
+                        ptr_of(&instance.inst, instance.pc, &args, objects)
+                    }
+                    Kind::Barrier => Ptr::Exact(0),
+                    Kind::Jump(_) => Ptr::Exact(instance.pc.wrapping_add(4)),
+                    Kind::Coordinate(_) | Kind::Branch => Ptr::Index,
+                };
+            }
+            if state != exits[b] {
+                exits[b] = state;
+                changed = true;
+                for &s in &raws[b].succs {
+                    if s != 0 {
+                        for r in 0..64 {
+                            entries[s][r] = entries[s][r].meet(state[r], objects);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    entries
 }
 
 /// Every register's value when a thread starts.
@@ -528,11 +805,19 @@ struct Access {
     base: Option<NodeId>,
     offset: i64,
     size: i64,
+    /// The object rule's view: the objects it stays in (`None`: anywhere; a constant
+    /// address is its own bytes).
+    objects: Option<Vec<(u32, u32)>>,
 }
 
 /// Builds one block's nodes.
-struct Builder {
+struct Builder<'o> {
     entry: [Lat; 64],
+    /// Per register at the block's entry, and per node, the object rule's view.
+    entry_ptrs: [Ptr; 64],
+    ptrs: Vec<Ptr>,
+    objects: &'o Objects,
+    alias: VgiwAlias,
     nodes: Vec<Node>,
     /// Each register's current node.
     regs: [Option<NodeId>; 64],
@@ -544,10 +829,19 @@ struct Builder {
     branch: Option<NodeId>,
 }
 
-impl Builder {
-    fn new(entry: [Lat; 64]) -> Builder {
+impl<'o> Builder<'o> {
+    fn new(
+        entry: [Lat; 64],
+        entry_ptrs: [Ptr; 64],
+        objects: &'o Objects,
+        alias: VgiwAlias,
+    ) -> Builder<'o> {
         Builder {
             entry,
+            entry_ptrs,
+            ptrs: vec![],
+            objects,
+            alias,
             nodes: vec![],
             regs: [None; 64],
             defined: 0,
@@ -558,11 +852,24 @@ impl Builder {
     }
 
     fn push(&mut self, kind: NodeKind, args: Vec<NodeId>, uniform: bool) -> NodeId {
+        let ptr = match &kind {
+            NodeKind::Const(c) => Ptr::Exact(*c),
+            NodeKind::LiveIn(r) => self.entry_ptrs[*r as usize],
+            NodeKind::Coordinate(_) => Ptr::Index,
+            NodeKind::Inst { inst, pc } => {
+                let a: Vec<Ptr> = args.iter().map(|&a| self.ptrs[a]).collect();
+                ptr_of(inst, *pc, &a, self.objects)
+            }
+        };
+        self.ptrs.push(ptr);
         self.nodes.push(Node {
             kind,
             args,
             after: vec![],
             uniform,
+            address: Address::None,
+            objects: vec![],
+            launch_constant: false,
         });
         self.nodes.len() - 1
     }
@@ -692,17 +999,39 @@ impl Builder {
             _ => 4,
         };
         let (base, offset) = self.address(n);
+        // The object rule's view of the address: the base's value plus the offset.
+        let base_ptr = if inst.rs1 == 0 {
+            Ptr::Exact(0)
+        } else {
+            self.ptrs[self.nodes[n].args[0]]
+        };
+        let address = match base_ptr.add(Ptr::Exact(inst.imm as u32), self.objects) {
+            Ptr::Exact(a) => Address::Exact(u64::from(a), size as u64),
+            Ptr::Anchored(c) => Address::Anchored(c),
+            _ => Address::Unknown,
+        };
+        let objects = match address {
+            Address::Exact(a, size) => Some(vec![(a as u32, (a + size) as u32)]),
+            Address::Anchored(c) => Some(self.objects.candidates(c)),
+            _ => None,
+        };
+        self.nodes[n].address = address;
+        if let (Address::Anchored(_), Some(o)) = (address, &objects) {
+            self.nodes[n].objects = o.clone();
+        }
         let access = Access {
             node: n,
             store: inst.is_store(),
             base,
             offset,
             size,
+            objects,
         };
+        let alias = self.alias;
         let after: Vec<NodeId> = self
             .accesses
             .iter()
-            .filter(|e| (e.store || access.store) && may_alias(e, &access))
+            .filter(|e| (e.store || access.store) && may_alias(e, &access, alias))
             .map(|e| e.node)
             .collect();
         self.nodes[n].after = after;
@@ -710,12 +1039,23 @@ impl Builder {
     }
 }
 
-/// The alias rule: the same base (or both constant) and disjoint bytes do not alias.
-fn may_alias(a: &Access, b: &Access) -> bool {
-    if a.base != b.base {
+/// The alias rule (`vgiw_alias`). `base`: the same base (or both constant) and disjoint
+/// bytes do not alias. `object`: neither do accesses whose objects are disjoint (a
+/// constant address is its own bytes). `none`: nothing aliases.
+fn may_alias(a: &Access, b: &Access, alias: VgiwAlias) -> bool {
+    if alias == VgiwAlias::None {
+        return false;
+    }
+    if a.base == b.base {
+        return a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+    }
+    if alias == VgiwAlias::Base {
         return true;
     }
-    a.offset < b.offset + b.size && b.offset < a.offset + a.size
+    match (&a.objects, &b.objects) {
+        (Some(x), Some(y)) => x.iter().any(|p| y.iter().any(|q| p.0 < q.1 && q.0 < p.1)),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -831,6 +1171,105 @@ mod tests {
         assert_eq!(after(0x1020), [n(0x1014), n(0x101c)]);
         assert_eq!(after(0x1028), [n(0x1014), n(0x101c), n(0x1020)]);
         assert_eq!(after(0x102c), [n(0x1014), n(0x101c)]);
+    }
+
+    fn two_objects(words: &[u32], alias: VgiwAlias) -> Program {
+        lower_with(
+            &functional::Program::new(image_with_two_objects(words)),
+            alias,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_object_rule_orders_accesses_within_one_object_only() {
+        let words = [
+            csrr(A0, TID),           // 1000
+            slli(A0, A0, 2),         // 1004
+            lui(A1, 2),              // 1008  a
+            add(A2, A1, A0),         // 100c  &a[tid]
+            addi(A3, A1, 0x100),     // 1010  b
+            add(A3, A3, A0),         // 1014  &b[tid]
+            sw(A0, A2, 0),           // 1018  a[tid]
+            lw(A4, A3, 0),           // 101c  b[tid]: another object
+            add(A2, A0, A1),         // 1020  &a[tid] through another base
+            lw(A4, A2, 0),           // 1024  a[tid] again: the same object
+            sw(A4, A1, 0x100),       // 1028  b[0], a constant address
+            addi(A3, A1, 0x100 - 4), // 102c  &b - 4, the anchor of b[tid - 1]
+            add(A3, A3, A0),         // 1030
+            lw(A4, A3, 0),           // 1034  b[tid - 1]
+            ret(),
+        ];
+        let n = |p: &Program, pc| node_at(&p.blocks[0], pc);
+        let after = |p: &Program, pc| p.blocks[0].nodes[n(p, pc)].after.clone();
+        let base = two_objects(&words, VgiwAlias::Base);
+        let object = two_objects(&words, VgiwAlias::Object);
+        let none = two_objects(&words, VgiwAlias::None);
+        assert_eq!(after(&base, 0x101c), [n(&base, 0x1018)]);
+        assert!(after(&object, 0x101c).is_empty(), "a and b are apart");
+        assert_eq!(
+            after(&object, 0x1024),
+            [n(&object, 0x1018)],
+            "a, another base"
+        );
+        // b[0] may be b[tid]; it is not a[tid] (a constant address is its bytes).
+        assert_eq!(after(&object, 0x1028), [n(&object, 0x101c)]);
+        assert_eq!(after(&base, 0x1028).len(), 3);
+        // The anchor &b - 4 lies in a: the access may be in either object.
+        assert_eq!(
+            after(&object, 0x1034),
+            [n(&object, 0x1018), n(&object, 0x1028)]
+        );
+        let b = &object.blocks[0].nodes[n(&object, 0x1034)];
+        assert_eq!(b.address, Address::Anchored(DATA + 0x100 - 4));
+        assert_eq!(
+            b.objects,
+            [(DATA, DATA + 0x100), (DATA + 0x100, DATA + DATA_BYTES)]
+        );
+        assert_eq!(
+            object.blocks[0].nodes[n(&object, 0x1018)].objects,
+            [(DATA, DATA + 0x100)]
+        );
+        for pc in [0x101c, 0x1024, 0x1028, 0x1034] {
+            assert!(after(&none, pc).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_load_no_store_may_write_is_a_launch_constant() {
+        let p = lowered(&[
+            csrr(A0, TID),    // 1000
+            slli(A0, A0, 2),  // 1004
+            lui(A1, 2),       // 1008
+            lw(A2, A1, 0x10), // 100c  data + 0x10: written by nobody
+            lw(A3, A1, 0x14), // 1010  data + 0x14: written below
+            add(A4, A1, A0),  // 1014
+            sw(A2, A1, 0x14), // 1018
+            sw(A3, A4, 0x20), // 101c  data[8 + tid]: anywhere in data
+            ret(),
+        ])
+        .unwrap();
+        let b = &p.blocks[0];
+        let constant = |pc| b.nodes[node_at(b, pc)].launch_constant;
+        // The store through a0 may write all of data: neither load is a constant.
+        assert!(!constant(0x100c) && !constant(0x1010));
+        let p = lowered(&[
+            csrr(A0, TID),     // 1000
+            lui(A1, 2),        // 1004
+            lw(A2, A1, 0x10),  // 1008
+            lw(A3, A1, 0x14),  // 100c
+            sw(A2, A1, 0x14),  // 1010
+            addi(SP, SP, -16), // 1014
+            sw(A0, SP, 0),     // 1018  the stack: not device memory
+            lw(A0, SP, 0),     // 101c
+            ret(),
+        ])
+        .unwrap();
+        let b = &p.blocks[0];
+        let constant = |pc| b.nodes[node_at(b, pc)].launch_constant;
+        assert!(constant(0x1008));
+        assert!(!constant(0x100c), "written by the store at 0x1010");
+        assert!(!constant(0x101c), "the stack");
     }
 
     #[test]

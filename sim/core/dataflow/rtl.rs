@@ -1261,6 +1261,9 @@ mod tests {
             args: vec![],
             after: vec![],
             uniform: false,
+            address: Default::default(),
+            objects: vec![],
+            launch_constant: false,
         };
         // Block 0 writes x10 (block 1 reads it) and x11 (nobody reads it).
         let lowered = LoweredProgram {

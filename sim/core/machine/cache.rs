@@ -33,6 +33,15 @@ impl Cache {
     }
 }
 
+/// The L2 shared by the cores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct L2 {
+    pub cache: Cache,
+    /// Write-back with write allocation (GPGPU-Sim 3.x's); false: writes pass through
+    /// to DRAM.
+    pub write_allocate: bool,
+}
+
 /// The L1 data cache of a core.
 #[derive(Clone, Debug, PartialEq)]
 pub struct L1 {
@@ -52,7 +61,7 @@ pub struct L1 {
 
 impl L1 {
     /// The L1 and the L2 of `k`, refused when they cannot work.
-    pub fn of(k: &Keys) -> Result<(L1, Cache), String> {
+    pub fn of(k: &Keys) -> Result<(L1, L2), String> {
         let l1 = L1 {
             cache: Cache {
                 kb: k.l1_kb,
@@ -87,6 +96,10 @@ impl L1 {
         super::power_of_two("l1_line", l1.cache.line)?;
         l1.cache.check("l1")?;
         l2.check("l2")?;
+        let l2 = L2 {
+            cache: l2,
+            write_allocate: k.l2_write_allocate,
+        };
         Ok((l1, l2))
     }
 }

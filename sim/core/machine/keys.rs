@@ -74,6 +74,31 @@ pub enum DramScheduler {
     FrFcfs,
 }
 
+/// Which memory accesses of a VGIW block the lowering orders after which (the alias
+/// rule, docs/core.md §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VgiwAlias {
+    /// Accesses through one base at disjoint offsets, or at disjoint constant addresses,
+    /// are apart; every other pair may alias.
+    Base,
+    /// `base`, and accesses anchored in distinct data objects (symbols of the ELF:
+    /// globals, CTA-shared variables, the stack) are apart.
+    Object,
+    /// No access waits for another (an upper bound: timing only, results unchanged).
+    None,
+}
+
+/// When a VGIW store is done for its thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VgiwStoreDone {
+    /// When its line is in the L1 (a miss waits for the write-allocate fill).
+    Fill,
+    /// When the L1 accepts it (the fill and write-back still happen).
+    Accept,
+}
+
 /// Which model times the run: the SIMT core or the VGIW engine (docs/core.md §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -130,6 +155,7 @@ pub struct Keys {
     pub l2_kb: u32,
     pub l2_ways: u32,
     pub l2_latency: u32,
+    pub l2_write_allocate: bool,
     pub dram_channels: u32,
     pub dram_banks: u32,
     pub dram_queue: u32,
@@ -163,6 +189,9 @@ pub struct Keys {
     pub vgiw_cvt_bits: u32,
     pub lvc_kb: u32,
     pub lvc_latency: u32,
+    pub vgiw_alias: VgiwAlias,
+    pub vgiw_store_done: VgiwStoreDone,
+    pub vgiw_launch_constants: bool,
 }
 
 /// Every key with its meaning, in the order `weft run --list-keys` prints them.
@@ -249,6 +278,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("l2_kb", "shared L2 size in KiB; 0 = no L2"),
     ("l2_ways", "L2 ways"),
     ("l2_latency", "L2 hit latency in cycles"),
+    (
+        "l2_write_allocate",
+        "false: the L2 passes writes through to DRAM (a line present is updated); true: write-back with write allocation (a write hit dirties the line, a write miss goes on to DRAM and reads as many bytes to allocate the line; dirty lines go to DRAM when evicted)",
+    ),
     (
         "dram_channels",
         "DRAM channels, each with its own data bus (dram_gbps / dram_channels) and dram_banks / dram_channels banks; consecutive 256-byte blocks go to consecutive channels",
@@ -347,6 +380,18 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "lvc_latency",
         "vgiw: cycles of a live value cache hit; a miss adds l2_latency (backed by the L2)",
+    ),
+    (
+        "vgiw_alias",
+        "vgiw: the lowering's alias rule for ordering a block's memory accesses: base (one base at disjoint offsets, or disjoint constant addresses, are apart), object (also accesses anchored in distinct data objects of the ELF), none (no order: an upper bound)",
+    ),
+    (
+        "vgiw_store_done",
+        "vgiw: a store is done for its thread when its line is in the L1 (fill) or when the L1 accepts it (accept)",
+    ),
+    (
+        "vgiw_launch_constants",
+        "vgiw: a load from a constant address no store of the kernel may write (an argument or other launch value) is a constant of the block's configuration, not an L1 access",
     ),
 ];
 

@@ -16,11 +16,12 @@ pub mod presets;
 pub mod vgiw;
 
 pub use self::core::Core;
-pub use cache::{Cache, L1};
+pub use cache::{Cache, L1, L2};
 pub use divergence::Divergence;
 pub use dram::Dram;
 pub use keys::{
-    reader, CaptHistory, DomReconverge, DramScheduler, Keys, Mechanism, Reader, Timing, KEYS,
+    reader, CaptHistory, DomReconverge, DramScheduler, Keys, Mechanism, Reader, Timing, VgiwAlias,
+    VgiwStoreDone, KEYS,
 };
 pub use vgiw::Vgiw;
 
@@ -34,7 +35,7 @@ pub struct Machine {
     timing: Timing,
     core: Core,
     l1: L1,
-    l2: Cache,
+    l2: L2,
     dram: Dram,
     divergence: Divergence,
     vgiw: Vgiw,
@@ -148,7 +149,7 @@ impl Machine {
         &self.l1
     }
 
-    pub fn l2(&self) -> &Cache {
+    pub fn l2(&self) -> &L2 {
         &self.l2
     }
 

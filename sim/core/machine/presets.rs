@@ -1,6 +1,8 @@
 //! The named machines: each paper's machine as the keys it sets (docs/core.md §3), every
 //! value with its source.
-use super::keys::{CaptHistory, DomReconverge, DramScheduler, Keys, Mechanism, Timing};
+use super::keys::{
+    CaptHistory, DomReconverge, DramScheduler, Keys, Mechanism, Timing, VgiwAlias, VgiwStoreDone,
+};
 
 impl Keys {
     /// The LWM paper's baseline (its Table 1 and §2, §6.3): one core, 32 lanes, 32 warps
@@ -51,6 +53,7 @@ impl Keys {
             l2_kb: 0,
             l2_ways: 8,
             l2_latency: 20,
+            l2_write_allocate: false,
             dram_channels: 1,
             dram_banks: 8,
             dram_queue: 0,
@@ -91,6 +94,9 @@ impl Keys {
             vgiw_cvt_bits: 32 * 1024,
             lvc_kb: 64,
             lvc_latency: 4,
+            vgiw_alias: VgiwAlias::Base,
+            vgiw_store_done: VgiwStoreDone::Fill,
+            vgiw_launch_constants: false,
         }
     }
 
@@ -246,18 +252,21 @@ impl Keys {
     /// (1536 threads), 1.4 GHz shader clock (its 700 MHz core clock counts two-cycle
     /// issues of 16 lanes: one 32-wide issue per 1.4 GHz cycle is the same peak), a
     /// scoreboard, 4 SFU lanes, up to 8 CTAs, the 48 KB L1 of the "prefer L1" split
-    /// (6-way, 128-byte lines, 64 MSHRs merging 8), 35 cycles at 700 MHz for an L1 hit
-    /// (70 here); a 768 KB L2 over 15 SMs (48 KB here; 16-way as the paper's Table 1),
+    /// (6-way, 128-byte lines, 64 MSHRs merging 8); a 768 KB L2 over 15 SMs (48 KB here;
+    /// 16-way as the paper's Table 1), write-back with write allocation (GPGPU-Sim 3.x's
+    /// `-gpgpu_cache:dl2 64:128:8,L:B:m:W:L`: `B` write-back, `W` write-allocate),
     /// 120 cycles at 700 MHz (240); GDDR5 at 177.4 GB/s over 15 SMs (11.83 GB/s), 16
     /// banks, FR-FCFS, 100 cycles at 700 MHz plus CAS (200 row hit), tRP + tRCD of 24
     /// cycles at 924 MHz (235 row conflict); floating-point divide 39 cycles at 700 MHz
     /// (78 of SFU latency).
     ///
-    /// Chosen here (not in either source): 2 KB DRAM rows; an 8-stage pipeline (an add
-    /// takes 4 cycles at 700 MHz); private memory as the L1 (70 cycles: Fermi caches
-    /// local memory in the L1); CTA-shared memory 6 cycles; round-robin fetch (weft's
-    /// core has no GTO scheduler, no second scheduler and one load in flight per warp:
-    /// the SIMT-side features the GTX480 has and this preset lacks).
+    /// Chosen here (not in either source): an L1 hit in 2 cycles, one cycle at 700 MHz
+    /// (GPGPU-Sim 3.x has no L1 hit latency option, its LD/ST unit's pipeline times a
+    /// hit; `-gpgpu_l1_latency` is 4.x's); 2 KB DRAM rows; an 8-stage pipeline (an add
+    /// takes 4 cycles at 700 MHz); private memory as the L1 (Fermi caches local memory
+    /// in the L1); CTA-shared memory 6 cycles; round-robin fetch (weft's core has no GTO
+    /// scheduler, no second scheduler and one load in flight per warp: the SIMT-side
+    /// features the GTX480 has and this preset lacks).
     pub fn fermi() -> Keys {
         Keys {
             cores: 1,
@@ -274,18 +283,19 @@ impl Keys {
             pipeline_depth: 8,
             sfu_lanes: 4,
             sfu_latency: 78,
-            private_latency: 70,
+            private_latency: 2,
             shared_latency: 6,
             l1_kb: 48,
             l1_ways: 6,
             l1_line: 128,
-            l1_latency: 70,
+            l1_latency: 2,
             l1_ports: 1,
             l1_mshrs: 64,
             l1_mshr_merge: 8,
             l2_kb: 48,
             l2_ways: 16,
             l2_latency: 240,
+            l2_write_allocate: true,
             dram_channels: 1,
             dram_banks: 16,
             dram_queue: 0,
@@ -305,12 +315,23 @@ impl Keys {
     /// allocation, §3.6), a 64 KB live value cache, 34-cycle reconfiguration (§2), and
     /// `fermi`'s L2 and DRAM share (§3.6: the memory system is Fermi's).
     ///
+    /// From the paper's text: 30 threads in flight per replica (§3.4: the token buffers
+    /// hold 70% less than Fermi's 128 KB register file, 39 322 bytes over 108 units of
+    /// entries of three 4-byte operands, 30 entries, one per thread, per unit); a store
+    /// done when the L1 accepts it (§3.5: the load/store unit's reservation buffer lets
+    /// threads overtake it).
+    ///
+    /// Chosen here after the paper's compiler (§4 compiles LLVM's SSA form, where distinct
+    /// objects are told apart and kernel arguments are values, not loads): memory accesses
+    /// ordered only within a data object (`vgiw_alias = object`); kernel arguments and
+    /// other launch values as constants of the block's configuration.
+    ///
     /// Chosen here (not in the paper): the L1 hit latency of `fermi` (the same memory
     /// pipeline); 4 cycles per FPU-ALU node (a 3-cycle operation and a 1-cycle hop), 10
-    /// per special node (weft's RTL divide tile's 9 cycles and a hop); 64 threads in
-    /// flight per replica; 4-cycle live value cache hits; a control vector table of
-    /// 32 x 1024 bits (weft's `cvt` block at 32 blocks of 1024 threads), so tiles follow
-    /// the paper's §3.2 rule: 32 768 / blocks threads (32 768 for one block, 1 024 for 32).
+    /// per special node (weft's RTL divide tile's 9 cycles and a hop); 4-cycle live value
+    /// cache hits; a control vector table of 32 x 1024 bits (weft's `cvt` block at 32
+    /// blocks of 1024 threads), so tiles follow the paper's §3.2 rule: 32 768 / blocks
+    /// threads (32 768 for one block, 1 024 for 32).
     pub fn vgiw() -> Keys {
         Keys {
             timing: Timing::Vgiw,
@@ -325,7 +346,11 @@ impl Keys {
             vgiw_split_join_units: 16,
             vgiw_cvus: 16,
             vgiw_reconfig: 34,
+            vgiw_replica_threads: 30,
             lvc_kb: 64,
+            vgiw_alias: VgiwAlias::Object,
+            vgiw_store_done: VgiwStoreDone::Accept,
+            vgiw_launch_constants: true,
             ..Keys::fermi()
         }
     }
@@ -472,6 +497,28 @@ mod tests {
         };
         assert_eq!(shared(&v), shared(&f));
         assert_eq!(v.dram_gbps, f.dram_gbps);
+        // GPGPU-Sim 3.x's L2 (`L:B:m:W`: write-back, write-allocate) on both (§3.6: the
+        // memory systems differ only in the L1).
+        assert!(f.l2_write_allocate && v.l2_write_allocate);
+        assert_eq!((f.l1_latency, v.l1_latency), (2, 2));
+        // §3.4: token buffers 70% smaller than the 128 KB register file, over 108 units
+        // of three 4-byte operands per entry, one entry per thread.
+        assert_eq!(v.vgiw_replica_threads, 128 * 1024 * 3 / 10 / (108 * 12));
+        assert_eq!(
+            (v.vgiw_alias, v.vgiw_store_done, v.vgiw_launch_constants),
+            (VgiwAlias::Object, VgiwStoreDone::Accept, true)
+        );
+        let l = Keys::preset("lwm").unwrap();
+        assert_eq!(
+            (
+                l.vgiw_alias,
+                l.vgiw_store_done,
+                l.vgiw_launch_constants,
+                l.l2_write_allocate
+            ),
+            (VgiwAlias::Base, VgiwStoreDone::Fill, false, false),
+            "the other presets keep the first behaviour"
+        );
         v.check().unwrap();
         f.check().unwrap();
     }

@@ -1,6 +1,6 @@
 //! The VGIW engine's section: the fabric's units by class, their latencies, the threads
 //! in flight, the tiles and the live value cache (docs/core.md §6).
-use super::keys::Keys;
+use super::keys::{Keys, VgiwAlias, VgiwStoreDone};
 
 /// The VGIW engine (read only with `timing = vgiw`).
 #[derive(Clone, Debug, PartialEq)]
@@ -21,6 +21,12 @@ pub struct Vgiw {
     pub cvt_bits: u32,
     pub lvc_kb: u32,
     pub lvc_latency: u32,
+    /// The lowering's rule for which memory accesses of a block wait for which.
+    pub alias: VgiwAlias,
+    /// When a store is done for its thread.
+    pub store_done: VgiwStoreDone,
+    /// Loads of launch values (never stored by the kernel) as configuration constants.
+    pub launch_constants: bool,
 }
 
 impl Vgiw {
@@ -41,6 +47,9 @@ impl Vgiw {
             cvt_bits: k.vgiw_cvt_bits,
             lvc_kb: k.lvc_kb,
             lvc_latency: k.lvc_latency,
+            alias: k.vgiw_alias,
+            store_done: k.vgiw_store_done,
+            launch_constants: k.vgiw_launch_constants,
         };
         super::at_least_1(&[
             ("vgiw_alu_units", v.alu_units),
