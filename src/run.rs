@@ -366,7 +366,7 @@ fn print_text(
     );
 }
 
-/// `weft run --rtl`: the kernel on the RTL SIMT core (docs/core.md §3). A kernel the
+/// `weft run --rtl`: the kernel on the RTL SIMT core (docs/core.md §8). A kernel the
 /// core cannot run is refused before any work, exit 2.
 fn run_rtl(args: RunArgs) -> Result<(), Failure> {
     for (given, what) in [

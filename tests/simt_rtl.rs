@@ -1,4 +1,4 @@
-//! `weft run --rtl` (docs/core.md §3): a kernel on the RTL SIMT core leaves the bytes
+//! `weft run --rtl` (docs/core.md §8): a kernel on the RTL SIMT core leaves the bytes
 //! of the functional run, reports `timing: rtl`, and a kernel the core cannot run is
 //! refused before any work with exit 2.
 mod common;

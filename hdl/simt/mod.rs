@@ -1,5 +1,5 @@
 //! The SIMT core as RTL: weft's blocks composed into a core that runs RV32IM kernels
-//! (docs/core.md §3, `weft run --rtl`).
+//! (docs/core.md §8, `weft run --rtl`).
 pub mod decoder;
 pub mod mul_div;
 pub mod pdom;

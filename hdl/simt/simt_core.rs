@@ -1,4 +1,4 @@
-//! The SIMT core (docs/core.md §3, `--rtl`): `W` warps of `L` lanes that run RV32IM
+//! The SIMT core (docs/core.md §8, `--rtl`): `W` warps of `L` lanes that run RV32IM
 //! kernels under weft's kernel contract, built from weft's blocks: the round-robin
 //! fetch scheduler (`sched/two_level_scheduler.rs` with one group), the PDOM
 //! divergence policy (`simt/pdom.rs`: one `divergence_stack` per warp), a lane ALU

@@ -1,4 +1,4 @@
-//! Benches of the SIMT core (docs/core.md §3, `weft run --rtl`).
+//! Benches of the SIMT core (docs/core.md §8, `weft run --rtl`).
 use crate::presets::Preset;
 use weft_hdl::presets::SimtCore4x4;
 
