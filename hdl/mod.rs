@@ -7,4 +7,5 @@ pub mod lib;
 pub mod lwm;
 pub mod presets;
 pub mod sched;
+pub mod simt;
 pub mod vgiw;

@@ -140,3 +140,8 @@ pub type Switch3x3 = crate::cgrf::switch::Switch<3, 3, 1, 2>;
 /// exported preset keeps co-simulation affordable; the end-to-end tests also run 32).
 pub type Fabric4 = crate::cgrf::fabric::Fabric<4, 2>;
 pub type Fabric32 = crate::cgrf::fabric::Fabric<32, 5>;
+
+// The SIMT core (docs/core.md §8)
+/// `simt_core_4x4`: 4 warps x 4 lanes, 8-entry stacks, 4 096 instructions, lines of
+/// 4 words (16 bytes): the small core for tests and an FPGA.
+pub type SimtCore4x4 = crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>;

@@ -258,7 +258,7 @@ pub fn sim(a: SimArgs) -> Result<(), String> {
 /// `FILE.gtkw` beside a block's waveform: its ports under `uut`, inputs then outputs
 /// (the port groups of the block's struct comments are not known to the bench), buses
 /// in hex.
-fn block_save_file(p: Preset, vcd: &Path) -> Result<(), String> {
+pub(crate) fn block_save_file(p: Preset, vcd: &Path) -> Result<(), String> {
     let ports = weft_flow::verilog::module_ports(&p.exported(), p.name)?;
     let group = |input: bool| {
         ports

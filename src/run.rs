@@ -11,15 +11,21 @@ use weft_sim::core::simt::divergence::DivergenceStats;
 use weft_sim::core::simt::Stats;
 use weft_sim::core::timed::{self, Counted, Options};
 use weft_sim::core::trace::{Groups, Radix, Trace, VcdTrace, WarpState};
+use weft_testbenches::simt as rtl;
 
 #[derive(Args)]
 pub struct RunArgs {
     /// `KERNEL.c` (compiled with clang for RV32IMF) or a prebuilt `KERNEL.elf`.
     #[arg(required_unless_present = "list_keys")]
     kernel: Option<PathBuf>,
-    /// A machine preset (lwm) or a TOML file of machine keys.
-    #[arg(long, default_value = "lwm")]
-    machine: String,
+    /// A machine preset or a TOML file of machine keys (default lwm); with --rtl, an
+    /// RTL core preset (default simt_core_4x4).
+    #[arg(long)]
+    machine: Option<String>,
+    /// Run on the RTL SIMT core (the rust-hdl simulation of a `simt_core...` preset)
+    /// instead of the core model.
+    #[arg(long)]
+    rtl: bool,
     /// Override one machine key: KEY=VALUE (repeatable; see --list-keys).
     #[arg(long = "set")]
     sets: Vec<String>,
@@ -75,7 +81,11 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             "--max-instructions must be at least 1".into(),
         ));
     }
-    let machine = load_machine(&args.machine, &args.sets)?;
+    if args.rtl {
+        return run_rtl(args);
+    }
+    let machine_name = args.machine.clone().unwrap_or_else(|| "lwm".into());
+    let machine = load_machine(&machine_name, &args.sets)?;
     if args.list_keys {
         let values = machine.values();
         let width = KEYS.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
@@ -192,7 +202,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             let v = machine.vgiw_engine();
             println!(
                 "machine {}: VGIW engine, units ALU {} SCU {} LVU {} LDST {} SJU {} CVU {}, reconfiguration {} cycles",
-                args.machine,
+                machine_name,
                 v.alu_units,
                 v.special_units,
                 v.lv_units,
@@ -226,7 +236,7 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         print_text(
             kernel,
             launch,
-            &args.machine,
+            &machine_name,
             &machine,
             stats.as_ref(),
             seconds,
@@ -354,4 +364,139 @@ fn print_text(
         "simulated in {seconds:.2} s, the timed part (after weft_setup) in {timed:.2} s: {:.0} warp instructions/s",
         s.warp_instructions as f64 / timed.max(1e-9)
     );
+}
+
+/// `weft run --rtl`: the kernel on the RTL SIMT core (docs/core.md §8). A kernel the
+/// core cannot run is refused before any work, exit 2.
+fn run_rtl(args: RunArgs) -> Result<(), Failure> {
+    for (given, what) in [
+        (!args.sets.is_empty(), "--set"),
+        (args.list_keys, "--list-keys"),
+        (args.functional, "--functional"),
+        (args.listing, "--listing"),
+    ] {
+        if given {
+            return Err(Failure::BadInput(format!(
+                "{what} takes the core model's keys; the RTL core's are fixed by its preset (--machine)"
+            )));
+        }
+    }
+    let preset = args.machine.as_deref().unwrap_or("simt_core_4x4");
+    if !rtl::RTL_PRESETS.contains(&preset) {
+        return Err(Failure::BadInput(format!(
+            "--rtl runs an RTL core preset; `{preset}` is not one (valid: {})",
+            rtl::RTL_PRESETS.join(", ")
+        )));
+    }
+    let kernel = args.kernel.as_deref().expect("clap requires KERNEL");
+    let elf = weft_flow::kernel::load(kernel)?;
+    let image = Image::from_elf(&elf).map_err(|e| format!("{}: {e}", kernel.display()))?;
+    for name in &args.dump {
+        image.symbol_bytes(name)?;
+    }
+    let launch = match (args.threads, args.cta, image.launch) {
+        (Some(t), Some(c), _) => Launch::new(t, c)?,
+        (t, c, Some((lt, lc))) => Launch::new(t.unwrap_or(lt), c.unwrap_or(lc))?,
+        _ => {
+            return Err(Failure::BadInput(format!(
+                "{} has no WEFT_LAUNCH: give --threads and --cta",
+                kernel.display()
+            )))
+        }
+    };
+    let program = Program::new(image);
+    rtl::check_kernel(preset, &program, launch)
+        .map_err(|why| Failure::BadInput(format!("{}: {why}", kernel.display())))?;
+    let start = Instant::now();
+    let mut progress = |cycle: u64| {
+        eprintln!(
+            "  cycle {cycle} on the RTL core, {:.0} s",
+            start.elapsed().as_secs_f64()
+        )
+    };
+    let vcd: Option<Box<dyn std::io::Write>> = match &args.vcd {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| format!("--vcd {}: {e}", path.display()))?;
+            Some(Box::new(std::io::BufWriter::new(file)))
+        }
+        None => None,
+    };
+    let options = rtl::RtlOptions {
+        max_cycles: args.max_cycles,
+        max_instructions: args.max_instructions,
+        memory: weft_testbenches::memory::Timing::no_stalls(),
+        seed: 1,
+        vcd,
+        progress: &mut progress,
+    };
+    let r = rtl::run_kernel(preset, program, launch, options)
+        .map_err(|e| format!("{}: {e}", kernel.display()))?;
+    if let Some(path) = &args.vcd {
+        crate::hardware::block_save_file(weft_testbenches::presets::find(preset)?, path)?;
+    }
+    let mut dumps = vec![];
+    for name in &args.dump {
+        let hex: String = r
+            .image
+            .symbol_bytes(name)?
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        dumps.push((name.clone(), hex));
+    }
+    let c = &r.counts;
+    let params = (weft_testbenches::presets::find(preset)?.params)();
+    let lanes = params
+        .iter()
+        .find(|(k, _)| *k == "LANES")
+        .map_or(1, |p| p.1);
+    let ipc = c.thread_instructions as f64 / c.cycles.max(1) as f64;
+    let utilisation =
+        c.thread_instructions as f64 / (c.warp_instructions.max(1) * lanes as u64) as f64;
+    if args.json {
+        let out = serde_json::json!({
+            "kernel": kernel.display().to_string(),
+            "threads": launch.threads,
+            "cta": launch.cta,
+            "timing": "rtl",
+            "machine": params.iter().map(|(k, v)| (k.to_lowercase(), serde_json::Value::from(*v))).chain([("preset".to_string(), serde_json::Value::from(preset))]).collect::<serde_json::Map<_, _>>(),
+            "cycles": c.cycles,
+            "thread_instructions": c.thread_instructions,
+            "warp_instructions": c.warp_instructions,
+            "ipc": ipc,
+            "simd_utilisation": utilisation,
+            "line_requests": c.line_requests,
+            "seconds": r.seconds,
+            "cycles_per_second": r.cycles_per_second,
+            "dumps": dumps.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect::<serde_json::Map<_, _>>(),
+        });
+        println!("{out}");
+    } else {
+        println!(
+            "{}: {} threads in CTAs of {}",
+            kernel.display(),
+            launch.threads,
+            launch.cta
+        );
+        let shape: Vec<String> = params.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!(
+            "RTL core {preset} ({}), memory answering every line the next cycle",
+            shape.join(", ")
+        );
+        println!("{:41} {}", "cycles", c.cycles);
+        println!("{:41} {}", "thread instructions", c.thread_instructions);
+        println!("{:41} {}", "warp instructions", c.warp_instructions);
+        println!("{:41} {ipc:.3}", "IPC (thread instructions per cycle)");
+        println!("{:41} {:.1}%", "SIMD utilisation", 100.0 * utilisation);
+        println!("{:41} {}", "memory line requests", c.line_requests);
+        println!(
+            "simulated in {:.2} s: {:.0} cycles/s (rust-hdl)",
+            r.seconds, r.cycles_per_second
+        );
+        for (name, hex) in dumps {
+            println!("{name} {hex}");
+        }
+    }
+    Ok(())
 }

@@ -19,4 +19,5 @@ pub mod memory;
 pub mod presets;
 pub mod run;
 pub mod sched;
+pub mod simt;
 pub mod vgiw;

@@ -59,7 +59,7 @@ impl From<std::io::Error> for RunError {
 }
 
 /// The waveform being written, if any.
-type Vcd<'a> = Option<rust_hdl::core::vcd_probe::VCDProbe<Box<dyn Write + 'a>>>;
+pub type Vcd<'a> = Option<rust_hdl::core::vcd_probe::VCDProbe<Box<dyn Write + 'a>>>;
 
 /// Sets the clock low and settles the design: before the first [`step`].
 pub fn start(bench: &mut dyn Bench) -> Result<(), RunError> {
@@ -74,7 +74,7 @@ pub fn step(bench: &mut dyn Bench, cycle: u64, rng: &mut ChaCha8Rng) -> Result<(
 }
 
 /// [`step`], also writing the waveform and the port vectors.
-fn step_recorded<'a>(
+pub fn step_recorded<'a>(
     bench: &mut dyn Bench,
     cycle: u64,
     rng: &mut ChaCha8Rng,

@@ -1,0 +1,140 @@
+//! Benches of the SIMT core (docs/core.md §8, `weft run --rtl`).
+use crate::presets::Preset;
+use weft_hdl::presets::SimtCore4x4;
+
+pub mod simt_core;
+
+/// Every SIMT core preset.
+pub fn presets() -> Vec<Preset> {
+    vec![Preset::of::<SimtCore4x4>(
+        "simt_core_4x4",
+        "SIMT core, 4 warps x 4 lanes: RV32IM, round-robin fetch, PDOM stacks, coalescing load/store unit, CTA launch and barriers (LWM §2, CAPRI §2.1)",
+    )]
+}
+
+use crate::memory::Timing;
+use crate::run::{self, RunError, Vcd};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+use simt_core::{load, Counts, SimtCoreBench};
+use std::io::Write;
+use std::time::Instant;
+use weft_sim::core::functional::{Launch, Program};
+use weft_sim::core::image::Image;
+
+/// A kernel's run on an RTL core.
+pub struct RtlRun {
+    pub image: Image,
+    pub counts: Counts,
+    /// Host seconds of the run (loading included) and cycles simulated per second.
+    pub seconds: f64,
+    pub cycles_per_second: f64,
+}
+
+/// How `run_kernel` runs.
+pub struct RtlOptions<'a> {
+    pub max_cycles: u64,
+    pub max_instructions: u64,
+    /// The memory port's readiness and latency (`Timing::no_stalls()`: always ready,
+    /// every answer the next cycle).
+    pub memory: Timing,
+    pub seed: u64,
+    /// Stream the core's waveform here.
+    pub vcd: Option<Box<dyn Write + 'a>>,
+    /// Called every few seconds with the cycles so far.
+    pub progress: &'a mut dyn FnMut(u64),
+}
+
+/// The `simt_core...` presets `weft run --rtl` takes.
+pub const RTL_PRESETS: &[&str] = &["simt_core_4x4"];
+
+/// Why `program` cannot run on the RTL core `preset` with `launch`, if it cannot
+/// (before any work: `weft_setup` has not run).
+pub fn check_kernel(preset: &str, program: &Program, launch: Launch) -> Result<(), String> {
+    match preset {
+        "simt_core_4x4" => simt_core::check(program, launch, 4, 4, 12),
+        _ => Err(format!(
+            "unknown RTL core `{preset}`; valid: {}",
+            RTL_PRESETS.join(", ")
+        )),
+    }
+}
+
+/// Runs `program` on the RTL core `preset` (the rust-hdl simulation) until every CTA
+/// has finished. A kernel the core cannot run is refused before any work.
+pub fn run_kernel(
+    preset: &str,
+    program: Program,
+    launch: Launch,
+    options: RtlOptions,
+) -> Result<RtlRun, String> {
+    match preset {
+        "simt_core_4x4" => run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>(program, launch, options),
+        _ => Err(format!(
+            "unknown RTL core `{preset}`; valid: {}",
+            RTL_PRESETS.join(", ")
+        )),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_on<
+    const W: usize,
+    const L: usize,
+    const DEPTH: usize,
+    const DW: usize,
+    const WW: usize,
+    const LW: usize,
+    const IAW: usize,
+    const RAW: usize,
+    const LB: usize,
+    const SB: usize,
+>(
+    program: Program,
+    launch: Launch,
+    options: RtlOptions,
+) -> Result<RtlRun, String> {
+    let kernel = load(program, launch, W, L, IAW, options.max_instructions)?;
+    let started = Instant::now();
+    let mut bench = SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>::new(
+        kernel,
+        None,
+        options.memory,
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let fail = |e: RunError| e.to_string();
+    run::start(&mut bench).map_err(fail)?;
+    let mut vcd: Vcd = options.vcd.map(|w| write_vcd_header(w, &bench.uut));
+    let mut last = Instant::now();
+    let mut cycle = 0;
+    let run_started = Instant::now();
+    let run_cycles = loop {
+        run::step_recorded(&mut bench, cycle, &mut rng, &mut vcd, None).map_err(fail)?;
+        cycle += 1;
+        if let Some(c) = bench.finished {
+            break c;
+        }
+        if cycle > options.max_cycles {
+            return Err(format!(
+                "stopped at cycle {cycle} (--max-cycles) before the RTL core finished"
+            ));
+        }
+        if cycle & 0xfff == 0 && last.elapsed().as_secs() >= 2 {
+            last = Instant::now();
+            (options.progress)(cycle);
+        }
+    };
+    if let Some(v) = vcd.take() {
+        let mut v = write_vcd_change(v, &bench.uut);
+        v.timestamp(2 * run::HALF_PERIOD * cycle)
+            .map_err(|e| format!("writing the waveform: {e}"))?;
+    }
+    let run_seconds = run_started.elapsed().as_secs_f64();
+    Ok(RtlRun {
+        image: bench.final_image(),
+        counts: bench.counts.clone(),
+        seconds: started.elapsed().as_secs_f64(),
+        cycles_per_second: cycle.max(run_cycles) as f64 / run_seconds.max(1e-9),
+    })
+}

@@ -1,0 +1,208 @@
+//! The RTL SIMT core (`hdl/simt/simt_core.rs`, preset `simt_core_4x4`) runs kernels:
+//! the bench's hand-assembled kernel and C kernels of `kernels/` built by clang, each
+//! through the rust-hdl simulation with the bench's random memory (85% ready, 70%
+//! answering, latency 1..12) and with no-stall memory. The bench checks every cycle
+//! that `error` stays low, and at `done` that every word of the image equals the
+//! functional run's (`weft_sim::core::functional`, which tests/kernels.rs checks against
+//! the native build). Float kernels are refused before any work with the instruction
+//! and its address. Launches are small (tests, not benchmarks).
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+use weft_sim::core::functional::{Launch, Program};
+use weft_sim::core::image::Image;
+use weft_testbenches::memory::Timing;
+use weft_testbenches::run::{self, on_big_stack};
+use weft_testbenches::simt::simt_core::{check, preset_kernel, Counts, SimtCoreBench};
+
+type Core4x4 = SimtCoreBench<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The RV32IMF build of `kernel` (a path from the project root).
+fn program(kernel: &str) -> Program {
+    let root = root();
+    let stem = Path::new(kernel)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    let work = std::env::temp_dir().join(format!("weft-simt-{stem}-{}", std::process::id()));
+    std::fs::create_dir_all(&work).unwrap();
+    let elf = weft_flow::kernel::compile(
+        &root.join(kernel),
+        &root.join(weft_flow::kernel::INCLUDE),
+        &work.join("kernel.elf"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let bytes = std::fs::read(elf).unwrap();
+    let _ = std::fs::remove_dir_all(&work);
+    Program::new(Image::from_elf(&bytes).expect("a valid ELF"))
+}
+
+/// Runs the bench until `done` (the golden check is the bench's); returns the counts.
+fn run_to_done(mut bench: Core4x4, limit: u64, seed: u64) -> Counts {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    run::start(&mut bench).unwrap();
+    for cycle in 0..limit {
+        if let Err(e) = run::step(&mut bench, cycle, &mut rng) {
+            panic!("seed {seed}: {e}");
+        }
+        if bench.finished.is_some() {
+            return bench.counts.clone();
+        }
+    }
+    panic!("seed {seed}: the core did not finish in {limit} cycles");
+}
+
+#[test]
+fn preset_kernel_matches_the_functional_run() {
+    on_big_stack(|| {
+        let p = preset_kernel::program();
+        for (timing, seed) in [(Timing::default(), 1), (Timing::no_stalls(), 2)] {
+            let bench =
+                Core4x4::for_program(&p, preset_kernel::launch(), timing, 1_000_000).unwrap();
+            let c = run_to_done(bench, 50_000, seed);
+            // 23 instructions; the two branch paths are 3 each: 20 per thread.
+            assert_eq!(c.thread_instructions, 20 * 32, "{c:?}");
+            eprintln!("preset kernel: {c:?}");
+        }
+    });
+}
+
+/// Integer kernels small enough for a test (each runs for well under a second of
+/// simulation at these launches): ALU and M operations with byte and halfword
+/// accesses, barriers, divergent loops, a call, a pointer chase; CTAs of 16 threads
+/// fill the 4 x 4 core, so two CTAs run in two waves. [`ALL_KERNELS`] lists every
+/// kernel the core takes (the benchmark `all_integer_kernels`).
+const TEST_KERNELS: &[(&str, u32, u32)] = &[
+    ("kernels/micro/intops.c", 32, 16),
+    ("kernels/micro/cta_sum.c", 32, 16),
+    ("kernels/micro/walkthrough.c", 32, 16),
+    ("kernels/micro/rtl_diamond.c", 32, 16),
+    ("kernels/micro/rtl_loop.c", 32, 16),
+    ("kernels/micro/chase.c", 1, 1),
+    ("kernels/lwm/bfs.c", 16, 16),
+];
+
+#[test]
+fn integer_kernels_match_the_functional_run() {
+    on_big_stack(|| {
+        for (i, &(k, threads, cta)) in TEST_KERNELS.iter().enumerate() {
+            let p = program(k);
+            let launch = Launch::new(threads, cta).unwrap();
+            // No-stall memory, and the bench's random memory for the first two.
+            let timings = if i < 2 {
+                vec![Timing::no_stalls(), Timing::default()]
+            } else {
+                vec![Timing::no_stalls()]
+            };
+            for (seed, timing) in timings.into_iter().enumerate() {
+                let bench = Core4x4::for_program(&p, launch, timing, 10_000_000)
+                    .unwrap_or_else(|e| panic!("{k}: {e}"));
+                let c = run_to_done(bench, 200_000, seed as u64 + 1);
+                assert!(c.thread_instructions > 0, "{k}: {c:?}");
+                eprintln!("{k}: {c:?}");
+            }
+        }
+    });
+}
+
+/// What the core refuses, before any work, with the reason (and the instruction and
+/// its address for an instruction).
+#[test]
+fn refused_kernels_are_named() {
+    on_big_stack(|| {
+        for (k, threads, cta, want) in [
+            (
+                "kernels/micro/floatops.c",
+                32,
+                16,
+                "RV32F: the RTL core has no floating point",
+            ),
+            ("kernels/micro/shared_edge.c", 32, 32, "WEFT_SHARED"),
+            (
+                "kernels/micro/control.c",
+                32,
+                16,
+                "reconverges only at the return of the function",
+            ),
+            (
+                "kernels/micro/intops.c",
+                32,
+                32,
+                "a CTA of 32 threads needs 8 warps of 4; the core has 4",
+            ),
+        ] {
+            let p = program(k);
+            let e = check(&p, Launch::new(threads, cta).unwrap(), 4, 4, 12).expect_err(k);
+            assert!(e.contains(want), "{k}: {e}");
+            if want.starts_with("RV32F") {
+                assert!(
+                    e.starts_with("`flw` at 0x"),
+                    "{k} names the instruction and its address: {e}"
+                );
+            }
+        }
+    });
+}
+
+/// Every integer kernel of `kernels/` the core takes, at a small launch (CTAs of at
+/// most 16 threads), with the cycles and the simulation time: a benchmark, not a test
+/// (`cargo test --release -p weft-testbenches --test simt_core -- --ignored
+/// --nocapture`; about 8 minutes). Refused: `control.c` and `slip.c` (a branch
+/// reconverging at a callee's return), `tpacf_branch.c`, `cfd_rows.c` and every other
+/// float kernel (RV32F), `shared_edge.c`, `shared_exchange.c`, `vgiw/nw.c` (CTA-shared
+/// memory).
+pub const ALL_KERNELS: &[(&str, u32, u32)] = &[
+    ("kernels/micro/intops.c", 32, 16),
+    ("kernels/micro/collatz.c", 16, 8),
+    ("kernels/micro/branch_split.c", 32, 16),
+    ("kernels/micro/branch_aligned.c", 32, 16),
+    ("kernels/micro/cta_sum.c", 32, 16),
+    ("kernels/micro/broadcast.c", 32, 16),
+    ("kernels/micro/chase.c", 1, 1),
+    ("kernels/micro/ilp.c", 16, 16),
+    ("kernels/micro/walkthrough.c", 32, 16),
+    ("kernels/micro/rtl_bounds.c", 32, 16),
+    ("kernels/micro/rtl_diamond.c", 32, 16),
+    ("kernels/micro/rtl_loop.c", 32, 16),
+    ("kernels/lwm/histogram.c", 32, 16),
+    ("kernels/lwm/sort.c", 16, 16),
+    ("kernels/lwm/decrypt.c", 16, 16),
+    ("kernels/lwm/blackjack.c", 16, 16),
+    ("kernels/lwm/viterbi.c", 16, 16),
+    ("kernels/lwm/needleman.c", 16, 16),
+    ("kernels/lwm/reduction.c", 16, 16),
+    ("kernels/lwm/bfs.c", 16, 16),
+    ("kernels/capri/bfs.c", 16, 16),
+    ("kernels/capri/mum.c", 16, 16),
+    ("kernels/capri/mum_switch.c", 16, 16),
+    ("kernels/capri/mumpp.c", 16, 16),
+    ("kernels/dom/gf.c", 16, 16),
+    ("kernels/dom/sa.c", 16, 16),
+    ("kernels/vgiw/bfs.c", 16, 16),
+    ("kernels/vgiw/bfs2.c", 16, 16),
+];
+
+#[test]
+#[ignore]
+fn all_integer_kernels() {
+    on_big_stack(|| {
+        for &(k, threads, cta) in ALL_KERNELS {
+            let p = program(k);
+            let launch = Launch::new(threads, cta).unwrap();
+            let bench = Core4x4::for_program(&p, launch, Timing::no_stalls(), 1_000_000_000)
+                .unwrap_or_else(|e| panic!("{k}: {e}"));
+            let t = std::time::Instant::now();
+            let c = run_to_done(bench, 5_000_000, 1);
+            let s = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{k} ({threads} threads, CTAs of {cta}): {} cycles, {} thread / {} warp instructions, {} line requests, {s:.1} s, {:.0} cycles/s",
+                c.cycles, c.thread_instructions, c.warp_instructions, c.line_requests, c.cycles as f64 / s
+            );
+        }
+    });
+}
