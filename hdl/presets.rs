@@ -92,18 +92,29 @@ pub type Mdt32 = crate::dom::mdt::Mdt<32, 2, 32>;
 /// `mcb_entry`: 32 lanes, 32-bit byte addresses, 32-byte lines, 32-bit words.
 pub type McbEntry32 = crate::dom::mcb_entry::McbEntry<32, 32, 5, 32, 1024, 1024>;
 /// `slip_controller_1w` / `_2w` / `_4w` / `_16w`: per-core slip counters, 32 lanes,
-/// max-slip 8 after reset.
-pub type SlipController32x1 = crate::dom::slip_controller::SlipController<32, 1, 1, 8>;
-pub type SlipController32x2 = crate::dom::slip_controller::SlipController<32, 2, 1, 8>;
-pub type SlipController32x4 = crate::dom::slip_controller::SlipController<32, 4, 2, 8>;
-pub type SlipController32x16 = crate::dom::slip_controller::SlipController<32, 16, 4, 8>;
+/// max-slip 8 after reset, moved by 8 per raise or lower (the `dom` machine's
+/// `dom_max_slip` and `dom_slip_step`).
+pub type SlipController32x1 = crate::dom::slip_controller::SlipController<32, 1, 1, 8, 8>;
+pub type SlipController32x2 = crate::dom::slip_controller::SlipController<32, 2, 1, 8, 8>;
+pub type SlipController32x4 = crate::dom::slip_controller::SlipController<32, 4, 2, 8, 8>;
+pub type SlipController32x16 = crate::dom::slip_controller::SlipController<32, 16, 4, 8, 8>;
 /// `adaptive_diff`: 100 000-cycle period; ALU bound at <= 1 % idle, bandwidth bound at
 /// >= 50 % over share, latency bound at >= 25 % memory stall.
 pub type AdaptiveDiff100k = crate::dom::adaptive_diff::AdaptiveDiff<100000, 1000, 50000, 25000, 17>;
 /// `warp_memory_divergence`: one 32-lane warp, M = 2, 32-bit PCs and addresses,
-/// 32-byte lines, 32-bit words, max-slip 8 after reset.
-pub type WarpMemoryDivergence32 =
-    crate::dom::warp_memory_divergence::WarpMemoryDivergence<32, 2, 32, 32, 5, 32, 1024, 1024, 8>;
+/// 32-byte lines, 32-bit words, max-slip 8 after reset moved by 8.
+pub type WarpMemoryDivergence32 = crate::dom::warp_memory_divergence::WarpMemoryDivergence<
+    32,
+    2,
+    32,
+    32,
+    5,
+    32,
+    1024,
+    1024,
+    8,
+    8,
+>;
 
 // MT-CGRF fabric units (SPEC §6)
 // -- token buffer and compute unit

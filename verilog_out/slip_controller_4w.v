@@ -29,7 +29,8 @@ module slip_controller_4w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
     localparam  warp_id$3 = 2'b11;
     localparam  zero_lanes = 32'h0;
     localparam  ones_lanes = 32'hffffffff;
-    localparam  one8 = 8'h1;
+    localparam  step8 = 8'h8;
+    localparam  room8 = 8'hf7;
     localparam  max8 = 8'hff;
     localparam  zero8 = 8'h0;
     localparam  init8 = 8'h8;
@@ -587,11 +588,17 @@ module slip_controller_4w(clock,reset,warp,clear,mem_op,considered,exec_mask,hit
         max_now = max_q$q ^ init8;
         max_slip = max_now;
         max_next = max_now;
-        if (raise & ~lower & (max_now != max8)) begin
-            max_next = max_now + one8;
+        if (raise & ~lower) begin
+            max_next = max8;
+            if (max_now <= room8) begin
+                max_next = max_now + step8;
+            end
         end
-        if (lower & ~raise & (max_now != zero8)) begin
-            max_next = max_now - one8;
+        if (lower & ~raise) begin
+            max_next = zero8;
+            if (max_now >= step8) begin
+                max_next = max_now - step8;
+            end
         end
         if (reset) begin
             max_next = init8;

@@ -18,7 +18,7 @@
 //! | exec_mask | in | LANES | threads that executed the op |
 //! | hit_mask | in | LANES | threads whose access hit |
 //! | slipped | in | 1 | the op diverged: its missing threads were masked off (MDT accepted) |
-//! | raise, lower | in | 1 | adaptive diff: max-slip + 1 / - 1 (saturating; both = keep) |
+//! | raise, lower | in | 1 | adaptive diff: max-slip + `STEP` / - `STEP` (saturating at 255 / 0; both = keep) |
 //! | limit_mask | out | LANES | registered: the warp's slip-limit bitmask |
 //! | forbid | out | 1 | `limit_mask & considered` not empty: the warp may not diverge |
 //! | tail | out | LANES | comb.: considered threads whose counter is 0 (the tail end) |
@@ -42,20 +42,23 @@
 //! 5. Threads outside C are never counted (§5.1: inactive threads are not considered).
 //!
 //! Choices where the paper is silent: the rules above; `INIT` (the max-slip value after
-//! reset, a parameter); max-slip 0 forbids every divergence (pure blocking SIMD); a
+//! reset, a parameter); `STEP` (how far one raise or lower moves max-slip, a parameter:
+//! the core model's `dom_slip_step`; the presets take the `dom` machine's 8, weft's
+//! choice, §5.2 gives no step); max-slip 0 forbids every divergence (pure blocking SIMD); a
 //! `warp` index >= `WARPS` reads all-zero counters and changes nothing; the controller
 //! does not itself mask limited threads off: `limit_mask` is the §6 bitmask for the
 //! core to use, `forbid` is what `warp_memory_divergence` uses.
 use rust_hdl::prelude::*;
 
 /// Slip controller for `WARPS` warps of `LANES` threads; `WW = max(1, clog2(WARPS))`;
-/// max-slip resets to `INIT` (< 256).
+/// max-slip resets to `INIT` (< 256) and moves by `STEP` (1..=255) per raise or lower.
 #[derive(LogicBlock)]
 pub struct SlipController<
     const LANES: usize,
     const WARPS: usize,
     const WW: usize,
     const INIT: usize,
+    const STEP: usize,
 > {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high: counters and limits 0, max-slip `INIT`.
@@ -76,9 +79,9 @@ pub struct SlipController<
     /// The op diverged (its misses were masked off).
     pub slipped: Signal<In, Bit>,
     // adaptive diff
-    /// Raise max-slip by one (saturating at 255).
+    /// Raise max-slip by `STEP` (saturating at 255).
     pub raise: Signal<In, Bit>,
-    /// Lower max-slip by one (saturating at 0).
+    /// Lower max-slip by `STEP` (saturating at 0).
     pub lower: Signal<In, Bit>,
     // outputs
     /// The warp's slip-limit bitmask (registered).
@@ -134,14 +137,21 @@ pub struct SlipController<
     warp_id: [Constant<Bits<WW>>; WARPS],
     zero_lanes: Constant<Bits<LANES>>,
     ones_lanes: Constant<Bits<LANES>>,
-    one8: Constant<Bits<8>>,
+    step8: Constant<Bits<8>>,
+    /// `255 - STEP`: the largest max-slip a raise adds `STEP` to without saturating.
+    room8: Constant<Bits<8>>,
     max8: Constant<Bits<8>>,
     zero8: Constant<Bits<8>>,
     init8: Constant<Bits<8>>,
 }
 
-impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Default
-    for SlipController<LANES, WARPS, WW, INIT>
+impl<
+        const LANES: usize,
+        const WARPS: usize,
+        const WW: usize,
+        const INIT: usize,
+        const STEP: usize,
+    > Default for SlipController<LANES, WARPS, WW, INIT, STEP>
 {
     fn default() -> Self {
         assert!(LANES >= 1 && WARPS >= 1, "lanes and warps");
@@ -150,6 +160,7 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
             (1..256).contains(&INIT),
             "max-slip resets to 1..=255 (0 would make power-on differ from reset)"
         );
+        assert!((1..256).contains(&STEP), "max-slip moves by 1..=255");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -198,7 +209,8 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
             warp_id: array_init::array_init(|w| Constant::new(Bits::<WW>::from(w as u64))),
             zero_lanes: Constant::new(Bits::default()),
             ones_lanes: Constant::new(Bits::<LANES>::mask()),
-            one8: Constant::new(1u64.into()),
+            step8: Constant::new((STEP as u64).into()),
+            room8: Constant::new((255 - STEP as u64).into()),
             max8: Constant::new(255u64.into()),
             zero8: Constant::new(0u64.into()),
             init8: Constant::new((INIT as u64).into()),
@@ -206,8 +218,13 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
     }
 }
 
-impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Logic
-    for SlipController<LANES, WARPS, WW, INIT>
+impl<
+        const LANES: usize,
+        const WARPS: usize,
+        const WW: usize,
+        const INIT: usize,
+        const STEP: usize,
+    > Logic for SlipController<LANES, WARPS, WW, INIT, STEP>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -291,11 +308,17 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
         self.max_slip.next = self.max_now.val();
         // Max-slip register.
         self.max_next.next = self.max_now.val();
-        if self.raise.val() & !self.lower.val() & (self.max_now.val() != self.max8.val()) {
-            self.max_next.next = self.max_now.val() + self.one8.val();
+        if self.raise.val() & !self.lower.val() {
+            self.max_next.next = self.max8.val();
+            if self.max_now.val() <= self.room8.val() {
+                self.max_next.next = self.max_now.val() + self.step8.val();
+            }
         }
-        if self.lower.val() & !self.raise.val() & (self.max_now.val() != self.zero8.val()) {
-            self.max_next.next = self.max_now.val() - self.one8.val();
+        if self.lower.val() & !self.raise.val() {
+            self.max_next.next = self.zero8.val();
+            if self.max_now.val() >= self.step8.val() {
+                self.max_next.next = self.max_now.val() - self.step8.val();
+            }
         }
         if self.reset.val() {
             self.max_next.next = self.init8.val();
@@ -364,7 +387,7 @@ mod tests {
 
     #[test]
     fn hitters_of_an_undiverged_warp_count_up() {
-        let mut uut = SlipController::<2, 1, 1, 1>::default();
+        let mut uut = SlipController::<2, 1, 1, 1, 1>::default();
         uut.connect_all();
         uut.mem_op.next = true;
         uut.slipped.next = true;

@@ -23,7 +23,7 @@
 //! | addr | in | NA | per-lane byte addresses of the load |
 //! | reconverge | in | 1 | forced reconvergence (barrier, call, return); beats `op` |
 //! | fill, fill_addr, fill_data | in | 1, AW, ND | a line returns (see `mcb_entry`) |
-//! | raise, lower | in | 1 | max-slip + 1 / - 1 from the core's `adaptive_diff` |
+//! | raise, lower | in | 1 | max-slip + `STEP` / - `STEP` (saturating) from the core's `adaptive_diff` |
 //! | active | out | LANES | comb.: threads that execute: `branch_mask & !waiting` |
 //! | block | out | 1 | comb.: the load cannot complete: stall and replay it (blocking SIMD) |
 //! | release_mask | out | LANES | comb.: threads re-enabled on this edge (active next cycle) |
@@ -68,7 +68,7 @@ use rust_hdl::prelude::*;
 
 /// One warp of `LANES` threads with `M` MDT/MCB entries, `PCW`-bit PCs, `AW`-bit byte
 /// addresses, `2^OB`-byte lines, `DW`-bit words; `NA = LANES*AW`, `ND = LANES*DW`;
-/// max-slip resets to `INIT`.
+/// max-slip resets to `INIT` and moves by `STEP`.
 #[derive(LogicBlock)]
 pub struct WarpMemoryDivergence<
     const LANES: usize,
@@ -80,6 +80,7 @@ pub struct WarpMemoryDivergence<
     const NA: usize,
     const ND: usize,
     const INIT: usize,
+    const STEP: usize,
 > {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high.
@@ -106,9 +107,9 @@ pub struct WarpMemoryDivergence<
     /// Per-lane word of the returning line (fill crossbar output).
     pub fill_data: Signal<In, Bits<ND>>,
     // adaptive diff
-    /// Max-slip + 1.
+    /// Max-slip + `STEP`.
     pub raise: Signal<In, Bit>,
-    /// Max-slip - 1.
+    /// Max-slip - `STEP`.
     pub lower: Signal<In, Bit>,
     // outputs
     /// Threads that execute this cycle.
@@ -152,7 +153,7 @@ pub struct WarpMemoryDivergence<
     /// One MCB entry per MDT entry.
     pub mcb: [McbEntry<LANES, AW, OB, DW, NA, ND>; M],
     /// Slip counters of this warp.
-    pub slip: SlipController<LANES, 1, 1, INIT>,
+    pub slip: SlipController<LANES, 1, 1, INIT, STEP>,
     e: Signal<Local, Bits<LANES>>,
     h: Signal<Local, Bits<LANES>>,
     x: Signal<Local, Bits<LANES>>,
@@ -183,7 +184,8 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
-    > Default for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+        const STEP: usize,
+    > Default for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>
 {
     fn default() -> Self {
         assert!(M >= 1 && M <= 64, "1..=64 MDT entries");
@@ -254,7 +256,8 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
-    > Logic for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+        const STEP: usize,
+    > Logic for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>
 {
     #[hdl_gen]
     fn update(&mut self) {

@@ -31,6 +31,8 @@ pub struct SlipOutputs {
 pub struct SlipController {
     pub lanes: usize,
     pub init: u8,
+    /// How far one raise or lower moves max-slip (saturating).
+    pub step: u8,
     /// `counters[warp][lane]`.
     pub counters: Vec<Vec<u8>>,
     pub limit: Vec<u64>,
@@ -38,10 +40,11 @@ pub struct SlipController {
 }
 
 impl SlipController {
-    pub fn new(lanes: usize, warps: usize, init: u8) -> Self {
+    pub fn new(lanes: usize, warps: usize, init: u8, step: u8) -> Self {
         SlipController {
             lanes,
             init,
+            step,
             counters: vec![vec![0; lanes]; warps],
             limit: vec![0; warps],
             max_slip: init,
@@ -100,10 +103,10 @@ impl SlipController {
             }
         }
         if i.raise && !i.lower {
-            self.max_slip = self.max_slip.saturating_add(1);
+            self.max_slip = self.max_slip.saturating_add(self.step);
         }
         if i.lower && !i.raise {
-            self.max_slip = self.max_slip.saturating_sub(1);
+            self.max_slip = self.max_slip.saturating_sub(self.step);
         }
         if i.reset {
             self.max_slip = self.init;

@@ -57,14 +57,14 @@ struct Plan {
 }
 
 impl WarpMemoryDivergence {
-    pub fn new(lanes: usize, entries: usize, offset_bits: usize, init: u8) -> Self {
+    pub fn new(lanes: usize, entries: usize, offset_bits: usize, init: u8, step: u8) -> Self {
         WarpMemoryDivergence {
             lanes,
             mdt: Mdt::new(entries),
             mcb: (0..entries)
                 .map(|_| McbEntry::new(lanes, offset_bits))
                 .collect(),
-            slip: SlipController::new(lanes, 1, init),
+            slip: SlipController::new(lanes, 1, init, step),
         }
     }
 

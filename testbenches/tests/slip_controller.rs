@@ -9,13 +9,13 @@ use weft_testbenches::dom::slip_controller::SlipControllerBench;
 use weft_testbenches::presets::verilog_of;
 use weft_testbenches::run::{run, Outputs};
 
-fn equivalence<const L: usize, const W: usize, const WW: usize, const I: usize>(
+fn equivalence<const L: usize, const W: usize, const WW: usize, const I: usize, const S: usize>(
     cycles: u64,
     seed: u64,
 ) {
-    let mut bench = SlipControllerBench::<L, W, WW, I>::default();
+    let mut bench = SlipControllerBench::<L, W, WW, I, S>::default();
     if let Err(e) = run(&mut bench, cycles, seed, Outputs::default()) {
-        panic!("{L} lanes x {W} warps, init {I}, seed {seed}: {e}");
+        panic!("{L} lanes x {W} warps, init {I}, step {S}, seed {seed}: {e}");
     }
 }
 
@@ -23,22 +23,22 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(10))]
     #[test]
     fn model_and_rtl_agree(seed in any::<u64>()) {
-        equivalence::<1, 1, 1, 1>(3_000, seed);
-        equivalence::<2, 2, 1, 3>(3_000, seed);
-        equivalence::<5, 3, 2, 2>(3_000, seed);
-        equivalence::<32, 4, 2, 8>(2_000, seed);
-        equivalence::<32, 16, 4, 255>(500, seed);
+        equivalence::<1, 1, 1, 1, 1>(3_000, seed);
+        equivalence::<2, 2, 1, 3, 3>(3_000, seed);
+        equivalence::<5, 3, 2, 2, 255>(3_000, seed);
+        equivalence::<32, 4, 2, 8, 8>(2_000, seed);
+        equivalence::<32, 16, 4, 255, 1>(500, seed);
     }
 }
 
 #[test]
 fn long_runs_reach_saturation() {
     // max-slip 255 from reset: counters climb to the 255 ceiling and must not wrap.
-    equivalence::<2, 1, 1, 255>(200_000, 3);
-    equivalence::<32, 16, 4, 8>(30_000, 4);
+    equivalence::<2, 1, 1, 255, 1>(200_000, 3);
+    equivalence::<32, 16, 4, 8, 8>(30_000, 4);
 }
 
-type B = SlipControllerBench<4, 2, 1, 2>;
+type B = SlipControllerBench<4, 2, 1, 2, 1>;
 
 fn cycle(b: &mut B, i: SlipInputs) -> (bool, bool) {
     b.set_clock(false);
@@ -168,6 +168,50 @@ fn rule_4_clear_zeroes_one_warp_and_rule_5_ignores_unconsidered_threads() {
 fn presets_lint_clean_at_other_sizes() {
     assert_lints_clean(
         "slip_controller_5x3",
-        &verilog_of::<weft_hdl::dom::slip_controller::SlipController<5, 3, 2, 2>>(),
+        &verilog_of::<weft_hdl::dom::slip_controller::SlipController<5, 3, 2, 2, 3>>(),
     );
+}
+
+/// Max-slip moves by `STEP` per raise or lower and saturates at 255 and 0 (the core
+/// model's `dom_slip_step`: one pulse where it used to give `STEP` one-step pulses).
+#[test]
+fn max_slip_moves_by_step_and_saturates() {
+    let mut b = SlipControllerBench::<4, 1, 1, 8, 100>::default();
+    let at = |b: &mut SlipControllerBench<4, 1, 1, 8, 100>, i: SlipInputs| {
+        b.set_clock(false);
+        b.apply(i);
+        settle(&mut b.uut).unwrap();
+        b.check().unwrap();
+        b.set_clock(true);
+        settle(&mut b.uut).unwrap();
+        b.tick().unwrap();
+        small(b.uut.max_slip.val())
+    };
+    let reset = SlipInputs {
+        reset: true,
+        ..Default::default()
+    };
+    let raise = SlipInputs {
+        raise: true,
+        ..Default::default()
+    };
+    let lower = SlipInputs {
+        lower: true,
+        ..Default::default()
+    };
+    let both = SlipInputs {
+        raise: true,
+        lower: true,
+        ..Default::default()
+    };
+    assert_eq!(at(&mut b, reset), 8);
+    assert_eq!(at(&mut b, raise.clone()), 108);
+    assert_eq!(at(&mut b, raise.clone()), 208);
+    assert_eq!(at(&mut b, raise.clone()), 255, "saturates");
+    assert_eq!(at(&mut b, both), 255, "both keep");
+    assert_eq!(at(&mut b, lower.clone()), 155);
+    assert_eq!(at(&mut b, lower.clone()), 55);
+    assert_eq!(at(&mut b, lower.clone()), 0, "saturates");
+    assert_eq!(at(&mut b, lower), 0);
+    assert_eq!(at(&mut b, raise), 100);
 }

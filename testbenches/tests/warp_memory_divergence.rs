@@ -20,15 +20,16 @@ fn equivalence<
     const NA: usize,
     const ND: usize,
     const INIT: usize,
+    const STEP: usize,
 >(
     cycles: u64,
     seed: u64,
     hit: u32,
 ) {
-    let mut bench = WarpMemoryDivergenceBench::<L, M, 8, AW, OB, DW, NA, ND, INIT>::default();
+    let mut bench = WarpMemoryDivergenceBench::<L, M, 8, AW, OB, DW, NA, ND, INIT, STEP>::default();
     bench.hit_percent = hit;
     if let Err(e) = run(&mut bench, cycles, seed, Outputs::default()) {
-        panic!("{L} lanes, M {M}, init {INIT}, hit {hit}%, seed {seed}: {e}");
+        panic!("{L} lanes, M {M}, init {INIT}, step {STEP}, hit {hit}%, seed {seed}: {e}");
     }
 }
 
@@ -36,17 +37,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
     #[test]
     fn model_and_rtl_agree(seed in any::<u64>(), hit in 20u32..95) {
-        equivalence::<1, 1, 10, 3, 8, 10, 8, 1>(2_000, seed, hit);
-        equivalence::<2, 2, 10, 3, 8, 20, 16, 2>(2_000, seed, hit);
-        equivalence::<5, 3, 10, 3, 8, 50, 40, 3>(2_000, seed, hit);
-        equivalence::<32, 2, 10, 3, 8, 320, 256, 8>(800, seed, hit);
+        equivalence::<1, 1, 10, 3, 8, 10, 8, 1, 1>(2_000, seed, hit);
+        equivalence::<2, 2, 10, 3, 8, 20, 16, 2, 3>(2_000, seed, hit);
+        equivalence::<5, 3, 10, 3, 8, 50, 40, 3, 1>(2_000, seed, hit);
+        equivalence::<32, 2, 10, 3, 8, 320, 256, 8, 8>(800, seed, hit);
     }
 }
 
 #[test]
 fn long_runs() {
-    equivalence::<4, 2, 10, 3, 8, 40, 32, 2>(100_000, 21, 60);
-    let mut bench = WarpMemoryDivergenceBench::<32, 2, 32, 32, 5, 32, 1024, 1024, 8>::default();
+    equivalence::<4, 2, 10, 3, 8, 40, 32, 2, 1>(100_000, 21, 60);
+    let mut bench = WarpMemoryDivergenceBench::<32, 2, 32, 32, 5, 32, 1024, 1024, 8, 8>::default();
     run(&mut bench, 5_000, 22, Outputs::default()).unwrap();
 }
 
@@ -65,12 +66,13 @@ fn other_sizes_lint_clean() {
                 20,
                 16,
                 2,
+                1,
             >,
         >(),
     );
 }
 
-type Fig2 = WarpMemoryDivergenceBench<2, 2, 8, 10, 3, 8, 20, 16, 8>;
+type Fig2 = WarpMemoryDivergenceBench<2, 2, 8, 10, 3, 8, 20, 16, 8, 1>;
 
 /// Figure 2: a 2-thread warp runs `for i in 0..3 { load; alu; alu }`. Thread 0 misses
 /// in iteration 0, thread 1 in iteration 1; every other access hits; memory answers
@@ -194,7 +196,7 @@ fn figure_2_the_hitting_thread_runs_ahead_and_misses_early() {
     );
 }
 
-type Stuck = WarpMemoryDivergenceBench<4, 2, 8, 10, 3, 8, 40, 32, 1>;
+type Stuck = WarpMemoryDivergenceBench<4, 2, 8, 10, 3, 8, 40, 32, 1, 1>;
 
 /// Registered state after an edge: (slip_limit, waiting), from the RTL.
 fn state(b: &Stuck) -> (u64, u64) {

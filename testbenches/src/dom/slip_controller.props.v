@@ -1,15 +1,15 @@
 // Properties of the adaptive slip controller (SPEC §4, `diverge-on-miss.txt` §5.1, §6;
 // rules 1-5 in weft_hdl::dom::slip_controller's header, model
 // weft_sim::dom::slip_controller), proved for all inputs on the exported Verilog by
-// `weft prove`: WEFT_UUT becomes the preset's module, LANES and WARPS (at most 4) its
-// parameters; every preset resets max-slip to 8 (INIT below). The harness reads the
+// `weft prove`: WEFT_UUT becomes the preset's module, LANES, WARPS (at most 4) and STEP
+// its parameters; every preset resets max-slip to 8 (INIT below). The harness reads the
 // controller's registers (the 8 counter bit planes and the slip-limit bitmask of each
 // warp) through `hierconn` wires, which Yosys's `flatten` joins to the instance's wires
 // of the same hierarchical name. Ghost registers hold only what the contract expects
 // after the last edge. Rule 3 (each limit bit is `counter >= max-slip`) is the
 // invariant the limit's properties stand on: `p_inv_limit_is_ge`, asserted beside every
 // property by `weft prove`.
-module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
+module weft_prove #(parameter LANES = 32, parameter WARPS = 1, parameter STEP = 8) (
     input clock,
     input reset,
     input [(WARPS > 1 ? $clog2(WARPS) : 1)-1:0] warp,
@@ -104,8 +104,8 @@ module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
 
     // The edge's effect as the contract states it: the warp's counters are cleared,
     // grown (H + 1, saturating at 255) or shrunk (C & !H - 1, saturating at 0); other
-    // warps keep theirs; reset zeroes all. Max-slip moves by one (saturating) on raise
-    // xor lower, and resets to INIT.
+    // warps keep theirs; reset zeroes all. Max-slip moves by STEP (saturating at 255
+    // and 0) on raise xor lower, and resets to INIT.
     reg [WARPS*L*8-1:0] ncnt;
     reg [7:0] o;
     integer v, u;
@@ -122,9 +122,12 @@ module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
                 ncnt[(v*L + u)*8 +: 8] = o;
             end
     end
+    localparam [8:0] STEP9 = STEP;
+    wire [8:0] up = {1'b0, max_slip} + STEP9;
+    wire [8:0] down = {1'b0, max_slip} - STEP9;
     wire [7:0] nms = reset ? INIT
-        : (raise && !lower && max_slip != 8'hff) ? max_slip + 8'd1
-        : (lower && !raise && max_slip != 8'h00) ? max_slip - 8'd1
+        : (raise && !lower) ? (up[8] ? 8'hff : up[7:0])
+        : (lower && !raise) ? (down[8] ? 8'h00 : down[7:0])
         : max_slip;
 
     reg [WARPS*L*8-1:0] exp_cnt = 0;
@@ -169,7 +172,8 @@ module weft_prove #(parameter LANES = 32, parameter WARPS = 1) (
         p_clear_reset: assert((!was_clear || cnt == exp_cnt)
                               && (!was_reset || (cnt == 0 && lim4[WARPS*L-1:0] == 0
                                                  && max_slip == INIT)));
-        // Max-slip: +1 on raise, -1 on lower (saturating at 255 and 0; both = keep).
+        // Max-slip: + STEP on raise, - STEP on lower (saturating at 255 and 0; both =
+        // keep).
         p_max_slip_rule: assert(max_slip == exp_ms);
     end
 endmodule

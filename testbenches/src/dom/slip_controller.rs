@@ -14,23 +14,29 @@ pub struct SlipControllerBench<
     const WARPS: usize,
     const WW: usize,
     const INIT: usize,
+    const STEP: usize,
 > {
-    pub uut: SlipController<LANES, WARPS, WW, INIT>,
+    pub uut: SlipController<LANES, WARPS, WW, INIT, STEP>,
     pub model: Model,
     pub inputs: SlipInputs,
 }
 
-impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
-    crate::presets::Tested for SlipController<LANES, WARPS, WW, INIT>
+impl<
+        const LANES: usize,
+        const WARPS: usize,
+        const WW: usize,
+        const INIT: usize,
+        const STEP: usize,
+    > crate::presets::Tested for SlipController<LANES, WARPS, WW, INIT, STEP>
 {
     fn params() -> Vec<(&'static str, usize)> {
-        vec![("LANES", LANES), ("WARPS", WARPS)]
+        vec![("LANES", LANES), ("WARPS", WARPS), ("STEP", STEP)]
     }
     fn bench() -> Box<dyn Bench> {
-        Box::new(SlipControllerBench::<LANES, WARPS, WW, INIT>::default())
+        Box::new(SlipControllerBench::<LANES, WARPS, WW, INIT, STEP>::default())
     }
     /// The harness reads the counters of up to four warps and states max-slip's reset
-    /// value as 8 (every preset's).
+    /// value as 8 (every preset's); `STEP` is its parameter.
     fn properties() -> Option<crate::presets::Properties> {
         (WARPS <= 4 && INIT == 8).then_some(crate::presets::Properties {
             harness: include_str!("slip_controller.props.v"),
@@ -86,27 +92,44 @@ const PLANTED: &[(&str, &str, &str)] = &[
     // Raise and lower together lower max-slip.
     (
         "p_max_slip_rule",
-        "if (lower & ~raise & (max_now != zero8)) begin",
-        "if (lower & (max_now != zero8)) begin",
+        "if (lower & ~raise) begin",
+        "if (lower) begin",
+    ),
+    // A lower below STEP wraps instead of saturating at 0 (reached from reset in two
+    // lowers; the top's saturation is 31 raises away, past the bugs' search depth).
+    (
+        "p_max_slip_rule",
+        "if (max_now >= step8) begin",
+        "if (1'b1) begin",
     ),
 ];
 
-impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Default
-    for SlipControllerBench<LANES, WARPS, WW, INIT>
+impl<
+        const LANES: usize,
+        const WARPS: usize,
+        const WW: usize,
+        const INIT: usize,
+        const STEP: usize,
+    > Default for SlipControllerBench<LANES, WARPS, WW, INIT, STEP>
 {
     fn default() -> Self {
         let mut uut = SlipController::default();
         uut.connect_all();
         SlipControllerBench {
             uut,
-            model: Model::new(LANES, WARPS, INIT as u8),
+            model: Model::new(LANES, WARPS, INIT as u8, STEP as u8),
             inputs: SlipInputs::default(),
         }
     }
 }
 
-impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
-    SlipControllerBench<LANES, WARPS, WW, INIT>
+impl<
+        const LANES: usize,
+        const WARPS: usize,
+        const WW: usize,
+        const INIT: usize,
+        const STEP: usize,
+    > SlipControllerBench<LANES, WARPS, WW, INIT, STEP>
 {
     pub fn apply(&mut self, i: SlipInputs) {
         self.uut.reset.next = i.reset;
@@ -144,8 +167,13 @@ impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize>
     }
 }
 
-impl<const LANES: usize, const WARPS: usize, const WW: usize, const INIT: usize> Bench
-    for SlipControllerBench<LANES, WARPS, WW, INIT>
+impl<
+        const LANES: usize,
+        const WARPS: usize,
+        const WW: usize,
+        const INIT: usize,
+        const STEP: usize,
+    > Bench for SlipControllerBench<LANES, WARPS, WW, INIT, STEP>
 {
     crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {

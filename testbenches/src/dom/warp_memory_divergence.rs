@@ -27,8 +27,9 @@ pub struct WarpMemoryDivergenceBench<
     const NA: usize,
     const ND: usize,
     const INIT: usize,
+    const STEP: usize,
 > {
-    pub uut: WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>,
+    pub uut: WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>,
     pub model: Model,
     pub inputs: WarpInputs,
     /// Hit probability in percent.
@@ -49,7 +50,9 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
-    > crate::presets::Tested for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+        const STEP: usize,
+    > crate::presets::Tested
+    for WarpMemoryDivergence<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>
 {
     fn params() -> Vec<(&'static str, usize)> {
         vec![
@@ -72,6 +75,7 @@ impl<
             NA,
             ND,
             INIT,
+            STEP,
         >::default())
     }
 }
@@ -86,14 +90,15 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
-    > Default for WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+        const STEP: usize,
+    > Default for WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>
 {
     fn default() -> Self {
         let mut uut = WarpMemoryDivergence::default();
         uut.connect_all();
         WarpMemoryDivergenceBench {
             uut,
-            model: Model::new(LANES, M, OB, INIT as u8),
+            model: Model::new(LANES, M, OB, INIT as u8, STEP as u8),
             inputs: WarpInputs {
                 addr: vec![0; LANES],
                 fill_data: vec![0; LANES],
@@ -118,7 +123,8 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
-    > WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+        const STEP: usize,
+    > WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>
 {
     pub fn apply(&mut self, i: WarpInputs) {
         self.uut.reset.next = i.reset;
@@ -166,7 +172,8 @@ impl<
         const NA: usize,
         const ND: usize,
         const INIT: usize,
-    > Bench for WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT>
+        const STEP: usize,
+    > Bench for WarpMemoryDivergenceBench<LANES, M, PCW, AW, OB, DW, NA, ND, INIT, STEP>
 {
     crate::bench_rtl_access!(clocked);
     fn drive(&mut self, cycle: u64, rng: &mut ChaCha8Rng) {

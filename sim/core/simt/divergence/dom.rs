@@ -41,7 +41,8 @@
 //!   Counters clear when a warp slot takes a new CTA. With `dom_adaptive`, the adaptive
 //!   diff (§5.2) samples every cycle whether the core started an instruction, whether
 //!   the DRAM bus moved data and whether the core waited on memory, and raises or lowers
-//!   the core's max-slip by one at each period's end.
+//!   the core's max-slip by `dom_slip_step` (saturating) at each period's end: the
+//!   controller's `STEP`.
 //!
 //! A refused load releases its entry's ready threads at once (the golden model
 //! re-presents the op when its lines are in; the warp cannot issue before then
@@ -246,8 +247,6 @@ pub struct Dom {
     /// Every loop's exit PC (the values of `exits`).
     exit_pcs: HashSet<u32>,
     reconverge: DomReconverge,
-    /// How far a raise or lower of the adaptive diff moves max-slip.
-    step: u32,
     decided: Option<Decided>,
     now: u64,
     stats: DomStats,
@@ -281,7 +280,7 @@ impl Dom {
                     forced_wait: false,
                 })
                 .collect(),
-            slip: SlipController::new(lanes, warps as usize, max_slip),
+            slip: SlipController::new(lanes, warps as usize, max_slip, settings.slip_step as u8),
             adaptive: settings.adaptive.then(|| {
                 AdaptiveDiff::new(
                     period,
@@ -295,7 +294,6 @@ impl Dom {
             exits: HashMap::new(),
             exit_pcs: HashSet::new(),
             reconverge: settings.reconverge,
-            step: settings.slip_step,
             decided: None,
             now: 0,
             stats: DomStats {
@@ -633,14 +631,12 @@ impl Policy for Dom {
             let idle = c > 0 || !a.started;
             adaptive.clock(false, idle, c < a.bus_cycles, idle && a.memory_stall);
             if adaptive.raise || adaptive.lower {
-                // A step of n is n pulses of the controller's one-step raise or lower.
-                for _ in 0..self.step {
-                    self.slip.clock(&SlipInputs {
-                        raise: adaptive.raise,
-                        lower: adaptive.lower,
-                        ..SlipInputs::default()
-                    });
-                }
+                // One raise or lower moves max-slip by the controller's step.
+                self.slip.clock(&SlipInputs {
+                    raise: adaptive.raise,
+                    lower: adaptive.lower,
+                    ..SlipInputs::default()
+                });
                 self.stats
                     .max_slip
                     .push((start + c + 1, self.slip.max_slip));
