@@ -20,6 +20,8 @@ pub struct Compaction {
     /// The launch: threads in all, threads per CTA.
     pub threads: u32,
     pub cta_threads: u32,
+    /// CTAs a core holds at once at most (the occupancy limit).
+    pub ctas_per_core: u64,
     pub idle_cycles: u64,
     pub l1_misses: u64,
     pub l2_misses: u64,
@@ -68,6 +70,7 @@ impl Compaction {
         Ok(Compaction {
             threads: w.launch.threads,
             cta_threads: w.launch.cta,
+            ctas_per_core: f.count("ctas_per_core")?,
             idle_cycles: f.count("idle_cycles")?,
             l1_misses: f.count("l1_misses")?,
             l2_misses: f.count("l2_misses")?,

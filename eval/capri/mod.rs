@@ -2,7 +2,10 @@
 //! the hardware measured on weft's RTL. Every workload of `kernels/capri/` runs on the
 //! `capri` machine (30 cores) under WPDOM (a divergence stack per warp, the baseline),
 //! TBC, TBC+, CAPRI 1b-Sticky and 1b-Latest, and 1b-Latest with 1, 2, 4, 8, 16 and
-//! unlimited CAPT entries (Fig. 12); the page (`capri.md`), the data (`capri.json`) and
+//! unlimited CAPT entries (Fig. 12). "From weft to the paper" adds the runs that switch
+//! one cause of a difference at a time ([`Row`]): from the `gt200` values the study first
+//! ran to the preset's, on the kernels' first inputs ([`FIRST_INPUTS`], workloads of
+//! their own, kept out of the means). The page (`capri.md`), the data (`capri.json`) and
 //! the charts (`capri-*.svg`) are written to `--out`.
 //!
 //! Performance is IPC normalised to WPDOM. Every scheme runs the same thread instructions
@@ -17,7 +20,7 @@ use crate::sweep::Runs;
 use crate::workload::Workload;
 use crate::Study;
 use measure::Counts;
-use weft_sim::core::machine::Machine;
+use weft_sim::core::machine::{Keys, Machine};
 
 pub const NAME: &str = "capri";
 
@@ -47,6 +50,53 @@ pub const CHOICES: [(&str, &str, &str); 3] = [
     ),
 ];
 
+/// The kernels' first inputs, by the workload scaled from them: (workload, the first
+/// input's kernel). Kept as workloads of their own to measure what the scaling changes.
+pub const FIRST_INPUTS: [(&str, &str); 6] = [
+    ("bfs", "bfs_small"),
+    ("mum", "mum_small"),
+    ("backp", "backp_small"),
+    ("ray", "ray_small"),
+    ("cfd", "cfd_small"),
+    ("qsrdm", "qsrdm_small"),
+];
+
+/// The causes "From weft to the paper" switches, in its rows' order: (what changes, the
+/// keys it sets from `gt200`'s values to the `capri` preset's).
+pub const CAUSES: [(&str, &[&str]); 5] = [
+    ("two L1 lines per cycle", &["l1_ports"]),
+    ("an MSHR per thread", &["l1_mshrs", "l1_mshr_merge"]),
+    (
+        "GDDR3 timing in core cycles",
+        &["l2_latency", "dram_row_hit", "dram_row_conflict"],
+    ),
+    ("a write-back L1", &["l1_write_back"]),
+    ("the occupancy limit", &["core_registers", "shared_kb"]),
+];
+
+/// The rows of "From weft to the paper" that run, as the number of [`CAUSES`] each
+/// switches: the study's first machine, and every cause of the machine at once (each
+/// cause alone is a row of its own when listed here).
+pub const ROWS: [usize; 2] = [0, CAUSES.len()];
+
+/// A scheme of the headline (Fig. 11's means), as a row of "From weft to the paper" runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Headline {
+    Wpdom,
+    Tbc,
+    TbcPlus,
+    Latest,
+}
+
+impl Headline {
+    pub const ALL: [Headline; 4] = [
+        Headline::Wpdom,
+        Headline::Tbc,
+        Headline::TbcPlus,
+        Headline::Latest,
+    ];
+}
+
 /// One scheme of the study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Scheme {
@@ -57,6 +107,12 @@ pub enum Scheme {
     Sticky,
     /// CAPRI with a 1-bit latest history and this many CAPT entries (0: unlimited).
     Latest(u32),
+    /// A row of "From weft to the paper" on the first inputs: the first `causes` of
+    /// [`CAUSES`] switched to the preset's values, the others at `gt200`'s.
+    Row {
+        causes: usize,
+        scheme: Headline,
+    },
 }
 
 /// The study: the `capri` preset's CAPT size is 1b-Latest's default.
@@ -85,6 +141,17 @@ impl Capri {
     /// The schemes of Figs. 9-11 and 13 after WPDOM.
     pub fn schemes(&self) -> [Scheme; 4] {
         [Scheme::Tbc, Scheme::TbcPlus, Scheme::Sticky, self.latest()]
+    }
+
+    /// The scheme a row runs as the study's own point (the same `--set` list of
+    /// divergence and CAPT).
+    pub fn scheme(&self, h: Headline) -> Scheme {
+        match h {
+            Headline::Wpdom => Scheme::Wpdom,
+            Headline::Tbc => Scheme::Tbc,
+            Headline::TbcPlus => Scheme::TbcPlus,
+            Headline::Latest => self.latest(),
+        }
     }
 
     /// Fig. 12's CAPT sizes, ascending, unlimited last (the preset's size among them).
@@ -125,7 +192,30 @@ impl Study for Capri {
                 .map(|&n| Scheme::Latest(n))
                 .filter(|s| *s != self.latest()),
         );
+        for causes in ROWS {
+            all.extend(
+                Headline::ALL
+                    .iter()
+                    .map(|&scheme| Scheme::Row { causes, scheme }),
+            );
+        }
         all
+    }
+
+    /// The rows run on the first inputs and on the Table 2 workloads not scaled (and
+    /// WPDOM, the baseline, on the first inputs too); the other points run on every
+    /// workload but the first inputs.
+    fn runs_on(&self, s: &Scheme, w: &str) -> bool {
+        let first = FIRST_INPUTS.iter().any(|&(_, v)| v == w);
+        match s {
+            Scheme::Row { .. } => {
+                first
+                    || (paper::divergent(w).is_some()
+                        && !FIRST_INPUTS.iter().any(|&(of, _)| of == w))
+            }
+            Scheme::Wpdom => true,
+            _ => !first,
+        }
     }
 
     fn baseline(&self) -> Scheme {
@@ -133,12 +223,27 @@ impl Study for Capri {
     }
 
     fn sets(&self, s: &Scheme) -> Vec<String> {
+        if let Scheme::Row { causes, scheme } = *s {
+            let gt200 = Keys::gt200()
+                .check()
+                .expect("the gt200 preset works")
+                .values();
+            let mut sets = self.sets(&self.scheme(scheme));
+            for (_, keys) in &CAUSES[causes..] {
+                for key in *keys {
+                    let (_, value) = gt200.iter().find(|(k, _)| k == key).expect("a key");
+                    sets.push(format!("{key}={value}"));
+                }
+            }
+            return sets;
+        }
         let (divergence, history, entries) = match *s {
             Scheme::Wpdom => ("pdom", "latest", self.capt_entries),
             Scheme::Tbc => ("tbc", "latest", self.capt_entries),
             Scheme::TbcPlus => ("tbc+", "latest", self.capt_entries),
             Scheme::Sticky => ("capri", "sticky", self.capt_entries),
             Scheme::Latest(n) => ("capri", "latest", n),
+            Scheme::Row { .. } => unreachable!("a row's sets are its scheme's and its causes'"),
         };
         vec![
             format!("divergence={divergence}"),
@@ -156,6 +261,14 @@ impl Study for Capri {
             Scheme::Latest(n) if n == self.capt_entries => "CAPRI 1b-Latest".into(),
             Scheme::Latest(0) => "CAPRI 1b-Latest, CAPT unlimited".into(),
             Scheme::Latest(n) => format!("CAPRI 1b-Latest, CAPT {n}"),
+            Scheme::Row { causes, scheme } => format!(
+                "{}, row {causes}: gt200{}, first inputs",
+                self.label(&self.scheme(scheme)),
+                CAUSES[..causes]
+                    .iter()
+                    .map(|(c, _)| format!(" + {c}"))
+                    .collect::<String>()
+            ),
         }
     }
 

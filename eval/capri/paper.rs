@@ -18,6 +18,25 @@ pub const TABLE2: &[(&str, bool, f64)] = &[
     ("qsrdm", false, 95.0),
 ];
 
+/// Table 2's instruction counts as printed, where legible (BFS's and TPACF's are not).
+pub const INSTRUCTIONS: &[(&str, &str)] = &[
+    ("mum", "75M"),
+    ("mumpp", "139M"),
+    ("lps", "81M"),
+    ("backp", "193M"),
+    ("ray", "259M"),
+    ("lib", "1B"),
+    ("pflt", "4B"),
+    ("cfd", "21.4B"),
+    ("fft", "250M"),
+    ("qsrdm", "729M"),
+];
+
+/// Table 2's instruction count of `w`, as printed.
+pub fn instructions(w: &str) -> Option<&'static str> {
+    INSTRUCTIONS.iter().find(|(n, _)| *n == w).map(|&(_, i)| i)
+}
+
 /// Whether `w` is in Table 2's divergent set (`None`: not a Table 2 benchmark).
 pub fn divergent(w: &str) -> Option<bool> {
     TABLE2.iter().find(|(n, _, _)| *n == w).map(|&(_, d, _)| d)

@@ -21,9 +21,15 @@
  * Rodinia's block size: four waves of 30 cores of 5 CTAs). */
 #include "weft.h"
 
+#ifndef NX /* the study's first input sets it */
 #define NX 48
+#endif
+#ifndef NY /* the study's first input sets it */
 #define NY 48
+#endif
+#ifndef NZ /* the study's first input sets it */
 #define NZ 50
+#endif
 #define NEL (NX * NY * NZ)
 #define NNB 4
 #define NVAR 5

@@ -19,7 +19,9 @@
 
 #define DIMS 3
 #define CTA_X 128
+#ifndef CTAS /* the study's first input sets it */
 #define CTAS 300
+#endif
 #define THREADS (CTAS * CTA_X * DIMS)
 #define N (2 * CTAS * CTA_X)
 #define PATHS (DIMS * N)

@@ -20,8 +20,12 @@
  * 16-pixel rows). */
 #include "weft.h"
 
+#ifndef W /* the study's first input sets it */
 #define W 384
+#endif
+#ifndef H /* the study's first input sets it */
 #define H 320
+#endif
 #define BX 16
 #define BY 8
 #define NUM_OBJ 5
