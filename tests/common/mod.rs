@@ -43,6 +43,15 @@ pub fn scratch(name: &str) -> PathBuf {
 /// `every_kernel_folder_is_checked` fails when a folder is added without them.
 pub const KERNEL_FOLDERS: [&str; 5] = ["micro", "lwm", "capri", "dom", "vgiw"];
 
+/// Whether `name` is a scaled input with a `NAME_small` twin: the same code (the twin
+/// `#include`s it) at the study's first input. Tests that check code on every variant
+/// run the twin there and the scaled input once, so its cost is paid once.
+pub fn has_small_twin(name: &str) -> bool {
+    Path::new(ROOT)
+        .join(format!("kernels/{name}_small.c"))
+        .exists()
+}
+
 /// Every kernel of every folder under `kernels/` (`include/` is the header), as
 /// `folder/stem`, sorted (the capri variants that `#include` another kernel are kernels of
 /// their own).
