@@ -116,6 +116,9 @@ const L1_RAISED: f64 = 1.2;
 /// A tail (core-cycles with no CTA left) above this share of a run's is long (10%).
 const TAIL_SHARE: f64 = 0.10;
 
+/// A launch of fewer waves than this does not fill the machine (issue: several waves).
+const FILLED_WAVES: f64 = 2.0;
+
 /// The workload a row of "From weft to the paper" runs for Table 2's `w`: its first
 /// input where it was scaled.
 fn first_input(w: &str) -> &str {
@@ -274,16 +277,21 @@ impl CapriPage<'_> {
         s
     }
 
+    /// WPDOM's launch of `w` in waves: its CTAs over the CTAs all cores hold at once.
+    fn waves(&self, w: &str) -> f64 {
+        let c = self.counts(&Scheme::Wpdom, w);
+        let ctas = u64::from(c.threads / c.cta_threads.max(1));
+        let cores = u64::from(self.runs.base.core().cores);
+        ctas as f64 / (cores * c.ctas_per_core.max(1)) as f64
+    }
+
     fn table2_section(&self) -> String {
-        let r = self.runs;
         let rows: Vec<Vec<String>> = self
             .workloads()
             .iter()
             .map(|w| {
                 let m = self.run(&Scheme::Wpdom, w);
                 let c = self.counts(&Scheme::Wpdom, w);
-                let ctas = u64::from(c.threads / c.cta_threads.max(1));
-                let cores = u64::from(r.base.core().cores);
                 vec![
                     w.clone(),
                     match paper::divergent(w) {
@@ -293,10 +301,7 @@ impl CapriPage<'_> {
                     },
                     format!("{} x {}", c.threads, c.cta_threads),
                     c.ctas_per_core.to_string(),
-                    format!(
-                        "{:.1}",
-                        ctas as f64 / (cores * c.ctas_per_core.max(1)) as f64
-                    ),
+                    format!("{:.1}", self.waves(w)),
                     share(ratio(c.idle_drain, c.core_cycles)),
                     format!("{:.1} M", m.thread_instructions as f64 / 1e6),
                     paper::instructions(w).unwrap_or("n/a").to_string(),
@@ -311,7 +316,9 @@ impl CapriPage<'_> {
              `max_ctas`, the register file and shared memory); *waves*: the launch's CTAs \
              over the CTAs all cores hold at once; *WPDOM tail*: core-cycles idle because the \
              core has no CTA left while others run (or its stores drain), over all \
-             core-cycles. The paper gives instructions per benchmark, not CTAs per core.\n\n{}\n",
+             core-cycles. The paper gives instructions per benchmark, not CTAs per core nor \
+             registers per thread (every kernel takes `thread_registers` = 16: neither the paper \
+             nor the kernels' sources give a count).\n\n{}\n",
             table(
                 &[
                     "workload".into(),
@@ -550,6 +557,12 @@ impl CapriPage<'_> {
             .filter(|(_, t)| *t > TAIL_SHARE)
             .map(|(w, t)| format!("{w} {:.1}%", 100.0 * t))
             .collect();
+        let unfilled: Vec<&str> = self
+            .table2()
+            .into_iter()
+            .filter(|w| !FIRST_INPUTS.iter().any(|&(of, _)| of == *w))
+            .filter(|w| self.waves(w) < FILLED_WAVES)
+            .collect();
         if open.is_empty() {
             s.push_str(&format!(
                 "Between the last row and the paper, every headline figure is within \
@@ -561,11 +574,22 @@ impl CapriPage<'_> {
                  points apart: {}. Not explained: tried, the rows above (the L1's lookups \
                  per cycle, its MSHRs, the DRAM timing, the write policy, the occupancy \
                  limit, the inputs). Not tried: MSHRs without inter-warp merging \
-                 (`l1_mshr_merge=1`, GPGPU-Sim 2.x's `-gpgpu_interwarp_mshr_merge 0`), each \
-                 kernel's register count from its CUDA original, inputs that fill the \
-                 machine for mumpp, tpacf, pflt and lib (not scaled), three input seeds (the \
-                 spread a difference must exceed). ",
-                open.join(", ")
+                 (`l1_mshr_merge=1`, GPGPU-Sim 2.x's `-gpgpu_interwarp_mshr_merge 0`), {}three \
+                 input seeds (the spread a difference must exceed). No row switches a \
+                 kernel's register count: neither the paper (Table 2 gives instructions and \
+                 SIMD utilisation) nor the kernels' sources give one, so every kernel takes \
+                 `thread_registers` = 16 (weft's choice), at which the register file binds no \
+                 CTA count the warp slots allow. ",
+                open.join(", "),
+                if unfilled.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "inputs that fill the machine for {} (under {FILLED_WAVES:.0} waves, not \
+                         scaled), ",
+                        unfilled.join(", ")
+                    )
+                },
             ));
         }
         s.push_str(&format!(
@@ -2024,6 +2048,23 @@ mod tests {
         );
         assert!(
             s.contains("WPDOM's tail in the last row is over 10% of the core-cycles on fft 15.0%."),
+            "{s}"
+        );
+        // fft has no first input and launches no CTA here: it does not fill the machine;
+        // at 2 waves (60 CTAs, 2 a core on 30 cores) it does.
+        assert!(
+            s.contains(
+                "`-gpgpu_interwarp_mshr_merge 0`), inputs that fill the machine for fft \
+                 (under 2 waves, not scaled), three input seeds"
+            ),
+            "{s}"
+        );
+        count(&mut runs, Scheme::Wpdom, "fft", |c| {
+            (c.threads, c.cta_threads, c.ctas_per_core) = (60 * 256, 256, 2)
+        });
+        let s = page_of(&study, &runs).to_the_paper();
+        assert!(
+            s.contains("`-gpgpu_interwarp_mshr_merge 0`), three input seeds"),
             "{s}"
         );
         // Without a row's runs (a study run with --only), its cells are n/a.
