@@ -575,8 +575,8 @@ impl<'a> VgiwPage<'a> {
             .collect();
         md += &format!(
             "\nAt the preset the VGIW core runs weft's {} kernels {}x as fast as the Fermi SM on \
-             average ({}x to {}x; the paper: over {:.0}x, {}x to {:.0}x, over Table 2's {} kernels, \
-             so the two means are over different kernels); with each kernel's best count of \
+             average ({}x to {}x; the paper: over {:.0}x, {}x to {:.0}x, over Table 2's {} kernels{}); \
+             with each kernel's best count of \
              threads in flight, {}x on average. The paper credits its gain to VGIW operating all \
              108 units at once where Fermi operates 32 lanes: weft's VGIW core runs {} lowered \
              operations per cycle on average against the Fermi SM's {} thread instructions.\n\n",
@@ -588,6 +588,11 @@ impl<'a> VgiwPage<'a> {
             paper::SPEEDUP_RANGE.0,
             paper::SPEEDUP_RANGE.1,
             paper::TABLE2_KERNELS,
+            if ks.len() == paper::TABLE2_KERNELS {
+                ", the same kernels"
+            } else {
+                ", so the two means are over different kernels"
+            },
             f2(arithmetic(&best).unwrap_or(0.0)),
             f2(self.mean(Kernel::vgiw_operations_per_cycle)),
             f2(self.mean(|k| k.fermi.ipc)),

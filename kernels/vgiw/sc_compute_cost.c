@@ -15,7 +15,8 @@
  * where Rodinia's is 64 MB), K = 10 open centres (between k1 = 10 and k2 = 20), each
  * point assigned to one of them with its cost (weight x squared distance) as the
  * serial code leaves it; coordinates and weights from a seeded LCG. Rodinia's Point
- * holds a pointer and a long: on RV32 it is 16 bytes (32 on Rodinia's 64-bit host).
+ * holds a pointer (which the kernel does not read) and a long: both int32_t here, so
+ * Point is 16 bytes on RV32 and on the native host alike (32 on Rodinia's 64-bit host).
  * bool is uint8_t. weft_setup also computes the serial references (expected_*) in the
  * kernel's order, which the tests compare with the outputs. */
 #include "weft.h"
@@ -28,8 +29,8 @@ WEFT_LAUNCH(NUM, THREADS_PER_BLOCK);
 
 typedef struct {
     float weight;
-    float *coord;
-    int32_t assign; /* the index of the point that is its centre */
+    int32_t coord;  /* Rodinia's coordinates pointer: the point's column of coord_d */
+    int32_t assign; /* Rodinia's long: the index of the point that is its centre */
     float cost;
 } Point;
 
@@ -68,7 +69,7 @@ void weft_setup(void) {
     float centre[DIM];
     for (int i = 0; i < NUM; i++) {
         p[i].weight = 1.0f + (float)(int)(NEXT() * 4.0f);
-        p[i].coord = &coord_d[i];
+        p[i].coord = i;
         s = s * 1664525u + 1013904223u;
         p[i].assign = 37 * (int32_t)((s >> 8) % K_) + 5;
         for (int j = 0; j < DIM; j++) centre[j] = coord_d[j * NUM + p[i].assign];
