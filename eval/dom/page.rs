@@ -50,6 +50,23 @@ pub fn settled(samples: &[u64]) -> &'static str {
     }
 }
 
+/// The fixed max-slips of Fig. 6 a run that did not settle was moving toward: at or
+/// above its last value when climbing, at or below it when falling (none otherwise).
+fn moving_toward(samples: &[u64], end: u64) -> Vec<u32> {
+    let toward = |keep: fn(u64, u64) -> bool| {
+        SLIPS
+            .iter()
+            .copied()
+            .filter(|&s| keep(u64::from(s), end))
+            .collect()
+    };
+    match settled(samples) {
+        "climbing" => toward(|s, end| s >= end),
+        "falling" => toward(|s, end| s <= end),
+        _ => vec![],
+    }
+}
+
 /// `dom_mdt_entries` in words.
 fn mdt_text(entries: u32) -> String {
     match entries {
@@ -895,21 +912,93 @@ impl DomPage<'_> {
                 );
                 row.push(c.max_slip_end.to_string());
                 row.push(settled(&c.max_slip_samples).into());
+                let toward = self.toward(w);
+                row.push(if toward.is_empty() {
+                    "-".into()
+                } else {
+                    toward
+                        .iter()
+                        .map(|(slip, x)| format!("{slip}: {x:.2}x"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                });
                 row
             })
             .collect();
         header.push("settled".into());
+        header.push("fixed max-slips it moved toward (over blocking)".into());
         format!(
             "## The adaptive max-slip over time (1 warp)\n\n\
              The max-slip in force at each share of the run (it starts at {}; the adaptive \
              diff moves it by {} per {}-cycle period: up when the core is latency bound, \
              down when it is ALU or bandwidth bound). Settled: over the run's second half \
              the max-slip moved both up and down, or not at all; climbing or falling: it \
-             moved one way only (the run ended before the controller found its value).\n\n{}",
+             moved one way only (the run ended before the controller found its value); \
+             beside it, Fig. 6's runs at the fixed max-slips it was moving toward.\n\n{}\n{}\n",
             self.runs.base.keys().dom_max_slip,
             self.runs.base.keys().dom_slip_step,
             self.runs.base.keys().dom_period,
-            table(&header, &rows)
+            table(&header, &rows),
+            self.unsettled_text()
+        )
+    }
+
+    /// Fig. 6's fixed max-slips (at 1 warp) that `w`'s adaptive run was moving toward,
+    /// each with its speedup over blocking.
+    fn toward(&self, w: &str) -> Vec<(u32, f64)> {
+        let c = self.counts(&adaptive(1), w);
+        moving_toward(&c.max_slip_samples, c.max_slip_end)
+            .into_iter()
+            .map(|slip| {
+                let fixed = Point::Fixed { warps: 1, slip };
+                (slip, self.over(&fixed, &blocking(1), w))
+            })
+            .collect()
+    }
+
+    /// Whether the runs whose controller did not settle would change where it settled:
+    /// their adaptive speedup against Fig. 6's at the max-slips they were moving toward.
+    fn unsettled_text(&self) -> String {
+        let mut names = vec![];
+        let mut worst: f64 = 0.0;
+        for w in self.kernels() {
+            let toward = self.toward(w);
+            if toward.is_empty() {
+                continue;
+            }
+            let adaptive = self.over(&adaptive(1), &blocking(1), w);
+            names.push(w);
+            for (_, x) in toward {
+                worst = worst.max((x / adaptive - 1.0).abs());
+            }
+        }
+        if names.is_empty() {
+            return "Every run's controller settled or held at its limit.".into();
+        }
+        let (its, it, controller) = if names.len() == 1 {
+            ("its", "it", "controller")
+        } else {
+            ("their", "they", "controllers")
+        };
+        let verdict = if worst <= 0.01 {
+            format!("where {its} {controller} would settle does not change {its} figures")
+        } else {
+            format!(
+                "{its} adaptive figures depend on where the {controller} would settle, by up \
+                 to {:.1}%",
+                100.0 * worst
+            )
+        };
+        let (was, runs) = if names.len() == 1 {
+            ("was", "runs")
+        } else {
+            ("were", "run")
+        };
+        format!(
+            "{} did not settle: at each fixed max-slip {it} {was} moving toward, {it} {runs} \
+             within {:.1}% of {its} adaptive speedup at 1 warp: {verdict}.",
+            names.join(", "),
+            100.0 * worst,
         )
     }
 
@@ -1500,6 +1589,66 @@ mod tests {
         );
         assert_eq!(settled(&[8, 8, 8, 8]), "settled");
         assert_eq!(settled(&[]), "settled");
+    }
+
+    #[test]
+    fn a_run_that_did_not_settle_moves_toward_the_fixed_slips_past_its_last_value() {
+        assert_eq!(moving_toward(&[8, 16, 24, 32, 40, 48], 48), [64, 255]);
+        assert_eq!(
+            moving_toward(&[8, 40, 255, 255, 255, 255], 255),
+            Vec::<u32>::new()
+        );
+        assert_eq!(moving_toward(&[8, 24, 200, 232, 255, 255], 255), [255]);
+        assert_eq!(moving_toward(&[64, 32, 24, 16, 8, 4], 4), [1, 4]);
+        assert_eq!(
+            moving_toward(&[8, 16, 24, 16, 24, 16], 16),
+            Vec::<u32>::new()
+        );
+    }
+
+    /// The sentence under the max-slip table: no run unsettled; an unsettled run whose
+    /// fixed max-slips run as its adaptive run; one that runs 10% faster at one of them.
+    #[test]
+    fn the_unsettled_runs_are_weighed_against_the_fixed_slips_they_moved_toward() {
+        let climbing = |m: &mut MemoryDivergence| {
+            m.max_slip_samples = (0..32).map(|i| 8 + 4 * i).collect();
+            m.max_slip_end = 132;
+        };
+        let study = Dom::new();
+        let runs = hand_runs(&[]);
+        assert_eq!(
+            page_of(&study, &runs).unsettled_text(),
+            "Every run's controller settled or held at its limit."
+        );
+        let mut runs = hand_runs(&[]);
+        counts(&mut runs, adaptive(1), "km", climbing);
+        assert_eq!(
+            page_of(&study, &runs).unsettled_text(),
+            "km did not settle: at each fixed max-slip it was moving toward, it runs within \
+             0.0% of its adaptive speedup at 1 warp: where its controller would settle does \
+             not change its figures."
+        );
+        let mut ipc = [1.0; 6];
+        ipc[4] = 1.1;
+        let mut runs = hand_runs(&[(
+            Point::Fixed {
+                warps: 1,
+                slip: 255,
+            },
+            &ipc,
+        )]);
+        counts(&mut runs, adaptive(1), "km", climbing);
+        counts(&mut runs, adaptive(1), "lj", climbing);
+        let text = page_of(&study, &runs).unsettled_text();
+        assert_eq!(
+            text,
+            "lj, km did not settle: at each fixed max-slip they were moving toward, they run \
+             within 10.0% of their adaptive speedup at 1 warp: their adaptive figures depend \
+             on where the controllers would settle, by up to 10.0%."
+        );
+        assert!(page_of(&study, &runs).slip_over_time().contains(
+            "| km | 8 | 24 | 40 | 56 | 72 | 88 | 104 | 120 | 132 | climbing | 255: 1.10x |"
+        ));
     }
 
     #[test]
