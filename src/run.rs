@@ -26,6 +26,11 @@ pub struct RunArgs {
     /// instead of the core model.
     #[arg(long)]
     rtl: bool,
+    /// With --rtl: `rust-hdl` (the design's Rust simulation; --vcd) or `verilator` (the
+    /// exported Verilog, built once per preset under target/rtl-verilator; faster on
+    /// long runs).
+    #[arg(long, value_enum, default_value_t = RtlSim::RustHdl, requires = "rtl")]
+    rtl_sim: RtlSim,
     /// Override one machine key: KEY=VALUE (repeatable; see --list-keys).
     #[arg(long = "set")]
     sets: Vec<String>,
@@ -61,6 +66,13 @@ pub struct RunArgs {
     /// Stop with an error after this many cycles.
     #[arg(long, default_value_t = 1_000_000_000)]
     max_cycles: u64,
+}
+
+/// What simulates the RTL core (`--rtl-sim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RtlSim {
+    RustHdl,
+    Verilator,
 }
 
 /// The machine of `--machine` and `--set`, its warnings printed; refused as bad input.
@@ -381,6 +393,11 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
             )));
         }
     }
+    if args.rtl_sim == RtlSim::Verilator && args.vcd.is_some() {
+        return Err(Failure::BadInput(
+            "--vcd records the rust-hdl simulation; it does not go with --rtl-sim verilator".into(),
+        ));
+    }
     let preset = args.machine.as_deref().unwrap_or("simt_core_4x4");
     if !rtl::RTL_PRESETS.contains(&preset) {
         return Err(Failure::BadInput(format!(
@@ -423,6 +440,10 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
         None => None,
     };
     let options = rtl::RtlOptions {
+        simulator: match args.rtl_sim {
+            RtlSim::RustHdl => rtl::RtlSimulator::RustHdl,
+            RtlSim::Verilator => rtl::RtlSimulator::Verilator,
+        },
         max_cycles: args.max_cycles,
         max_instructions: args.max_instructions,
         memory: weft_testbenches::memory::Timing::no_stalls(),
@@ -460,6 +481,7 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
             "threads": launch.threads,
             "cta": launch.cta,
             "timing": "rtl",
+            "simulator": match args.rtl_sim { RtlSim::RustHdl => "rust-hdl", RtlSim::Verilator => "verilator" },
             "machine": params.iter().map(|(k, v)| (k.to_lowercase(), serde_json::Value::from(*v))).chain([("preset".to_string(), serde_json::Value::from(preset))]).collect::<serde_json::Map<_, _>>(),
             "cycles": c.cycles,
             "thread_instructions": c.thread_instructions,

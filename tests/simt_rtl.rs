@@ -93,3 +93,83 @@ fn rtl_run_refuses_float_kernels_with_exit_2() {
         text(&out)
     );
 }
+
+/// The exported Verilog under Verilator (`--rtl-sim verilator`) runs the kernel in the
+/// same cycles, with the same counts and bytes, as the rust-hdl simulation (byte and
+/// halfword stores included); `--vcd` does not go with it (exit 2, no file written).
+#[test]
+fn rtl_run_under_verilator_equals_the_rust_hdl_simulation() {
+    let args = |sim: &'static str| -> Vec<&'static str> {
+        vec![
+            "run",
+            "kernels/micro/intops.c",
+            "--rtl",
+            "--rtl-sim",
+            sim,
+            "--machine",
+            "simt_core_2x2",
+            "--threads",
+            "8",
+            "--cta",
+            "4",
+            "--json",
+            "--dump",
+            "out",
+            "--dump",
+            "bytes_out",
+            "--dump",
+            "halves_out",
+        ]
+    };
+    let json = |sim| {
+        let out = weft(&args(sim));
+        assert!(out.status.success(), "{}", text(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let rust = json("rust-hdl");
+    let verilator = json("verilator");
+    assert_eq!(rust["simulator"], "rust-hdl");
+    assert_eq!(verilator["simulator"], "verilator");
+    assert!(verilator["cycles"].as_u64().unwrap() > 0);
+    for key in [
+        "cycles",
+        "warp_instructions",
+        "thread_instructions",
+        "line_requests",
+        "dumps",
+    ] {
+        assert_eq!(verilator[key], rust[key], "{key}");
+    }
+    let functional = weft(&[
+        "run",
+        "kernels/micro/intops.c",
+        "--functional",
+        "--threads",
+        "8",
+        "--cta",
+        "4",
+        "--json",
+        "--dump",
+        "out",
+        "--dump",
+        "bytes_out",
+        "--dump",
+        "halves_out",
+    ]);
+    let functional: serde_json::Value = serde_json::from_slice(&functional.stdout).unwrap();
+    assert_eq!(verilator["dumps"], functional["dumps"]);
+    assert_eq!(verilator["dumps"].as_object().unwrap().len(), 3);
+
+    let vcd = std::env::temp_dir().join(format!("weft-verilator-{}.vcd", std::process::id()));
+    let mut with_vcd = args("verilator");
+    let path = vcd.display().to_string();
+    with_vcd.extend(["--vcd", path.as_str()]);
+    let out = weft(&with_vcd);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("--vcd records the rust-hdl simulation"),
+        "{}",
+        text(&out)
+    );
+    assert!(!vcd.exists(), "refused before any work");
+}

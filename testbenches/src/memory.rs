@@ -157,7 +157,7 @@ impl Outstanding {
 
 /// Timing of a random memory port: percent of cycles it takes a request, percent of
 /// cycles it gives a due answer, and the latency range (request edge to earliest answer).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timing {
     pub ready_percent: u32,
     pub answer_percent: u32,

@@ -3,6 +3,7 @@ use crate::presets::Preset;
 use weft_hdl::presets::{SimtCore2x2, SimtCore4x4};
 
 pub mod simt_core;
+pub mod verilator;
 
 /// Every SIMT core preset.
 pub fn presets() -> Vec<Preset> {
@@ -38,8 +39,17 @@ pub struct RtlRun {
     pub cycles_per_second: f64,
 }
 
+/// What simulates the RTL core: rust-hdl's simulation of the design, or its exported
+/// Verilog under Verilator (built once per design; faster on long runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtlSimulator {
+    RustHdl,
+    Verilator,
+}
+
 /// How `run_kernel` runs.
 pub struct RtlOptions<'a> {
+    pub simulator: RtlSimulator,
     pub max_cycles: u64,
     pub max_instructions: u64,
     /// The memory port's readiness and latency (`Timing::no_stalls()`: always ready,
@@ -77,8 +87,12 @@ pub fn run_kernel(
     options: RtlOptions,
 ) -> Result<RtlRun, String> {
     match preset {
-        "simt_core_4x4" => run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>(program, launch, options),
-        "simt_core_2x2" => run_on::<2, 2, 4, 3, 1, 1, 8, 6, 64, 8>(program, launch, options),
+        "simt_core_4x4" => {
+            run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>(preset, program, launch, options)
+        }
+        "simt_core_2x2" => {
+            run_on::<2, 2, 4, 3, 1, 1, 8, 6, 64, 8>(preset, program, launch, options)
+        }
         _ => Err(format!(
             "unknown RTL core `{preset}`; valid: {}",
             RTL_PRESETS.join(", ")
@@ -99,11 +113,24 @@ fn run_on<
     const LB: usize,
     const SB: usize,
 >(
+    preset: &str,
     program: Program,
     launch: Launch,
     options: RtlOptions,
 ) -> Result<RtlRun, String> {
+    if options.simulator == RtlSimulator::Verilator {
+        if options.vcd.is_some() {
+            return Err("a waveform is recorded from the rust-hdl simulation: --vcd does not go with --rtl-sim verilator".into());
+        }
+        if options.memory != Timing::no_stalls() {
+            return Err("under Verilator the memory port is always ready and answers the cycle after a request (Timing::no_stalls)".into());
+        }
+    }
     let kernel = load(program, launch, W, L, IAW, options.max_instructions)?;
+    if options.simulator == RtlSimulator::Verilator {
+        let verilog = crate::presets::find(preset)?.exported();
+        return verilator::run(preset, &verilog, kernel, W, L, options.max_cycles);
+    }
     let started = Instant::now();
     let mut bench = SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>::new(
         kernel,

@@ -164,7 +164,7 @@ pub fn load(
 
 /// The image's bytes as little-endian words (the image starts word-aligned or is
 /// padded down to a word).
-fn image_words(image: &Image) -> HashMap<u32, u32> {
+pub(crate) fn image_words(image: &Image) -> HashMap<u32, u32> {
     let base = image.base & !3;
     let pad = (image.base - base) as usize;
     let mut bytes = vec![0u8; pad];
