@@ -4,16 +4,21 @@
 //! answering, latency 1..12) and with no-stall memory. The bench checks every cycle
 //! that `error` stays low, and at `done` that every word of the image equals the
 //! functional run's (`weft_sim::core::functional`, which tests/kernels.rs checks against
-//! the native build). Float kernels are refused before any work with the instruction
-//! and its address. Launches are small (tests, not benchmarks).
+//! the native build); every integer kernel of `kernels/` also runs on the exported
+//! Verilog under Verilator to the functional run's image. Float kernels are refused
+//! before any work with the instruction and its address. Launches are small (tests,
+//! not benchmarks).
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
-use weft_sim::core::functional::{Launch, Program};
+use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_testbenches::memory::Timing;
 use weft_testbenches::run::{self, on_big_stack};
-use weft_testbenches::simt::simt_core::{check, preset_kernel, Counts, SimtCoreBench};
+use weft_testbenches::simt::simt_core::{
+    check, clone_program, preset_kernel, Counts, SimtCoreBench,
+};
+use weft_testbenches::simt::{run_kernel, RtlOptions, RtlSimulator};
 
 type Core4x4 = SimtCoreBench<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>;
 
@@ -76,7 +81,7 @@ fn preset_kernel_matches_the_functional_run() {
 /// simulation at these launches): ALU and M operations with byte and halfword
 /// accesses, barriers, divergent loops, a call, a pointer chase; CTAs of 16 threads
 /// fill the 4 x 4 core, so two CTAs run in two waves. [`ALL_KERNELS`] lists every
-/// kernel the core takes (the benchmark `all_integer_kernels`).
+/// kernel the core takes (all of them run under Verilator, below).
 const TEST_KERNELS: &[(&str, u32, u32)] = &[
     ("kernels/micro/intops.c", 32, 16),
     ("kernels/micro/cta_sum.c", 32, 16),
@@ -150,9 +155,7 @@ fn refused_kernels_are_named() {
 }
 
 /// Every integer kernel of `kernels/` the core takes, at a small launch (CTAs of at
-/// most 16 threads), with the cycles and the simulation time: a benchmark, not a test
-/// (`cargo test --release -p weft-testbenches --test simt_core -- --ignored
-/// --nocapture`; about 8 minutes). Refused: `control.c` and `slip.c` (a branch
+/// most 16 threads). Refused: `control.c` and `slip.c` (a branch
 /// reconverging at a callee's return), `tpacf_branch.c`, `cfd_rows.c` and every other
 /// float kernel (RV32F), `shared_edge.c`, `shared_exchange.c`, `vgiw/nw.c` (CTA-shared
 /// memory).
@@ -187,21 +190,49 @@ pub const ALL_KERNELS: &[(&str, u32, u32)] = &[
     ("kernels/vgiw/bfs2.c", 16, 16),
 ];
 
+/// Every kernel of [`ALL_KERNELS`] on the core's exported Verilog under Verilator (the
+/// same cycles as the rust-hdl simulation: tests/simt_rtl.rs), each leaving every word
+/// of its image as the functional run does; the cycles and the simulation speed printed
+/// (`-- --nocapture`).
 #[test]
-#[ignore]
-fn all_integer_kernels() {
+fn every_integer_kernel_runs_on_the_core_under_verilator_to_the_functional_image() {
     on_big_stack(|| {
         for &(k, threads, cta) in ALL_KERNELS {
             let p = program(k);
             let launch = Launch::new(threads, cta).unwrap();
-            let bench = Core4x4::for_program(&p, launch, Timing::no_stalls(), 1_000_000_000)
+            let functional = functional::run(clone_program(&p), launch, 1_000_000_000)
+                .unwrap_or_else(|e| panic!("{k}: {e}"))
+                .image;
+            let mut progress = |_| {};
+            let options = RtlOptions {
+                simulator: RtlSimulator::Verilator,
+                max_cycles: 5_000_000,
+                max_instructions: 1_000_000_000,
+                memory: Timing::no_stalls(),
+                seed: 1,
+                vcd: None,
+                progress: &mut progress,
+            };
+            let r = run_kernel("simt_core_4x4", p, launch, options)
                 .unwrap_or_else(|e| panic!("{k}: {e}"));
-            let t = std::time::Instant::now();
-            let c = run_to_done(bench, 5_000_000, 1);
-            let s = t.elapsed().as_secs_f64();
+            assert_eq!(r.image.base, functional.base, "{k}");
+            let c = &r.counts;
+            assert!(c.cycles > 0 && c.thread_instructions > 0, "{k}");
+            let differ = r
+                .image
+                .bytes
+                .iter()
+                .zip(&functional.bytes)
+                .position(|(a, b)| a != b);
+            assert_eq!(
+                (differ, r.image.bytes.len()),
+                (None, functional.bytes.len()),
+                "{k}: the first byte that differs from the functional run (offset from {:#x})",
+                r.image.base
+            );
             eprintln!(
-                "{k} ({threads} threads, CTAs of {cta}): {} cycles, {} thread / {} warp instructions, {} line requests, {s:.1} s, {:.0} cycles/s",
-                c.cycles, c.thread_instructions, c.warp_instructions, c.line_requests, c.cycles as f64 / s
+                "{k} ({threads} threads, CTAs of {cta}): {} cycles, {} thread / {} warp instructions, {} line requests, {:.0} cycles/s under Verilator",
+                c.cycles, c.thread_instructions, c.warp_instructions, c.line_requests, r.cycles_per_second
             );
         }
     });
