@@ -489,6 +489,7 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
             "ipc": ipc,
             "simd_utilisation": utilisation,
             "line_requests": c.line_requests,
+            "cycles_by_state": rtl::simt_core::STATE_NAMES.iter().map(|&(i, name)| (name.to_string(), serde_json::Value::from(c.states[i as usize]))).collect::<serde_json::Map<_, _>>(),
             "seconds": r.seconds,
             "cycles_per_second": r.cycles_per_second,
             "dumps": dumps.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect::<serde_json::Map<_, _>>(),
@@ -512,9 +513,22 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
         println!("{:41} {ipc:.3}", "IPC (thread instructions per cycle)");
         println!("{:41} {:.1}%", "SIMD utilisation", 100.0 * utilisation);
         println!("{:41} {}", "memory line requests", c.line_requests);
+        println!("cycles by the core's state:");
+        for &(i, name) in rtl::simt_core::STATE_NAMES.iter() {
+            let n = c.states[i as usize];
+            if n > 0 {
+                let share = 100.0 * n as f64 / c.cycles.max(1) as f64;
+                println!("  {name:39} {n} ({share:.1}%)");
+            }
+        }
         println!(
-            "simulated in {:.2} s: {:.0} cycles/s (rust-hdl)",
-            r.seconds, r.cycles_per_second
+            "simulated in {:.2} s: {:.0} cycles/s ({})",
+            r.seconds,
+            r.cycles_per_second,
+            match args.rtl_sim {
+                RtlSim::RustHdl => "rust-hdl",
+                RtlSim::Verilator => "Verilator",
+            }
         );
         for (name, hex) in dumps {
             println!("{name} {hex}");

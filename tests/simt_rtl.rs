@@ -136,10 +136,15 @@ fn rtl_run_under_verilator_equals_the_rust_hdl_simulation() {
         "warp_instructions",
         "thread_instructions",
         "line_requests",
+        "cycles_by_state",
         "dumps",
     ] {
         assert_eq!(verilator[key], rust[key], "{key}");
     }
+    let states = rust["cycles_by_state"].as_object().unwrap();
+    let sum: u64 = states.values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(sum, rust["cycles"].as_u64().unwrap(), "{states:?}");
+    assert_eq!(states["decode"], rust["warp_instructions"], "{states:?}");
     let functional = weft(&[
         "run",
         "kernels/micro/intops.c",

@@ -34,7 +34,10 @@ fn program(kernel: &str) -> Program {
         .unwrap()
         .to_string_lossy()
         .to_string();
-    let work = std::env::temp_dir().join(format!("weft-simt-{stem}-{}", std::process::id()));
+    // One folder per build: tests running at once build the same kernels.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let work = std::env::temp_dir().join(format!("weft-simt-{stem}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
     let elf = weft_flow::kernel::compile(
         &root.join(kernel),
@@ -218,6 +221,12 @@ fn every_integer_kernel_runs_on_the_core_under_verilator_to_the_functional_image
             assert_eq!(r.image.base, functional.base, "{k}");
             let c = &r.counts;
             assert!(c.cycles > 0 && c.thread_instructions > 0, "{k}");
+            assert_eq!(
+                c.states.iter().sum::<u64>(),
+                c.cycles,
+                "{k}: {:?}",
+                c.states
+            );
             let differ = r
                 .image
                 .bytes

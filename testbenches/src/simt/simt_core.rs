@@ -214,7 +214,29 @@ pub struct Counts {
     pub warp_instructions: u64,
     pub thread_instructions: u64,
     pub line_requests: u64,
+    /// Cycles from the start to `done` in each of the core's states (`phase` output,
+    /// indexed by `weft_hdl::simt::simt_core::phase`); they sum to `cycles`.
+    pub states: [u64; 16],
 }
+
+/// The core's states by their `phase` value, as `--json` names them.
+pub const STATE_NAMES: [(u64, &str); 12] = {
+    use weft_hdl::simt::simt_core::phase::*;
+    [
+        (IDLE, "idle"),
+        (SCHED, "schedule"),
+        (LAUNCH, "launch"),
+        (LAUNCH_REGS, "launch_registers"),
+        (DECODE, "decode"),
+        (READ, "read"),
+        (EXEC, "execute"),
+        (MEM_REQ, "memory_request"),
+        (MEM_WAIT, "memory_wait"),
+        (MD_START, "multiply_divide_start"),
+        (MD_WAIT, "multiply_divide_wait"),
+        (DONE, "done"),
+    ]
+};
 
 pub struct SimtCoreBench<
     const W: usize,
@@ -439,6 +461,9 @@ impl<
                 data,
                 strobe: small(u.mem_req_strobe.val()),
             });
+        }
+        if !u.done.val() {
+            self.counts.states[small(u.phase.val()) as usize & 15] += 1;
         }
         if u.done.val() && self.finished.is_none() {
             self.finished = Some(self.cycle - self.started);

@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
     Phase phase = RESET;
     unsigned long program = 0, cycle = 0, started = 0;
     unsigned long warp_instructions = 0, thread_instructions = 0, line_requests = 0;
+    unsigned long states[16] = {0};
     std::deque<Owed> owed;
     auto wall = std::chrono::steady_clock::now();
     auto last = wall;
@@ -152,6 +153,7 @@ int main(int argc, char** argv) {
                 for (unsigned i = 0; i < (lanes + 7) / 8; i++) strobe.push_back(word_of(top->mem_req_strobe, i));
             }
             if (top->done) finished = true;
+            else states[top->phase & 15]++;
         }
         // edge
         top->clock = 1;
@@ -201,8 +203,10 @@ int main(int argc, char** argv) {
         }
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
-    fprintf(out, "counts %lu %lu %lu %lu %lu %.6f\n", cycle - started, warp_instructions,
+    fprintf(out, "counts %lu %lu %lu %lu %lu %.6f", cycle - started, warp_instructions,
             thread_instructions, line_requests, cycle + 1, seconds);
+    for (int i = 0; i < 16; i++) fprintf(out, " %lu", states[i]);
+    fprintf(out, "\n");
     for (uint64_t a = image_lo & ~3u; a < image_hi; a += 4)
         if (memory.count((uint32_t)a)) fprintf(out, "%x %x\n", (unsigned)a, memory[(uint32_t)a]);
     fclose(out);
@@ -360,7 +364,8 @@ pub fn run(
     parse(&text?, kernel.image, started)
 }
 
-/// The harness's answer: the counts line, then `address word` for each word of the
+/// The harness's answer: the counts line (cycles, warp and thread instructions, line
+/// requests, cycles simulated, seconds, cycles in each core state), then `address word` for each word of the
 /// image's range the run wrote or was given.
 fn parse(text: &str, mut image: Image, started: Instant) -> Result<RtlRun, String> {
     let mut lines = text.lines();
@@ -378,11 +383,16 @@ fn parse(text: &str, mut image: Image, started: Instant) -> Result<RtlRun, Strin
             .and_then(|x| x.parse().ok())
             .ok_or_else(|| format!("malformed Verilator result `{first}`"))
     };
+    let mut states = [0; 16];
+    for (i, s) in states.iter_mut().enumerate() {
+        *s = n(6 + i)?;
+    }
     let counts = Counts {
         cycles: n(0)?,
         warp_instructions: n(1)?,
         thread_instructions: n(2)?,
         line_requests: n(3)?,
+        states,
     };
     let simulated = n(4)?;
     let run_seconds: f64 = f
