@@ -655,11 +655,11 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         .done(mul_div$done),
         .result(mul_div$result)
     );
-    simt_core_4x4$widen widen_rpc(
+    simt_core_4x4$widen_inst widen_rpc(
         .narrow(widen_rpc$narrow),
         .wide(widen_rpc$wide)
     );
-    simt_core_4x4$widen widen_inst(
+    simt_core_4x4$widen_inst widen_inst(
         .narrow(widen_inst$narrow),
         .wide(widen_inst$wide)
     );
@@ -2549,13 +2549,17 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
     localparam  f$6 = 3'b110;
     localparam  f$7 = 3'b111;
     localparam  one32 = 32'h1;
-    localparam  one64 = 64'h1;
     localparam  zero32 = 32'h0;
 
     // Stub signals
+    reg  multiplier$clock;
+    reg  multiplier$reset;
+    reg  multiplier$start;
     reg  [31:0] multiplier$x;
     reg  [31:0] multiplier$y;
-    wire  [63:0] multiplier$product;
+    wire  multiplier$done;
+    wire  [31:0] multiplier$low;
+    wire  [31:0] multiplier$high;
     reg  divider$clock;
     reg  divider$reset;
     reg  divider$start;
@@ -2570,12 +2574,6 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
     reg  [2:0] op_q$d;
     wire  [2:0] op_q$q;
     reg  op_q$clock;
-    reg  [31:0] a_q$d;
-    wire  [31:0] a_q$q;
-    reg  a_q$clock;
-    reg  [31:0] b_q$d;
-    wire  [31:0] b_q$q;
-    reg  b_q$clock;
     reg  a_neg$d;
     wire  a_neg$q;
     reg  a_neg$clock;
@@ -2591,16 +2589,22 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
     reg  in_b_neg;
     reg  [31:0] abs_a;
     reg  [31:0] abs_b;
-    reg  [63:0] product;
+    reg  [31:0] low;
+    reg  [31:0] high;
     reg  [31:0] quotient;
     reg  [31:0] remainder;
     reg  is_div;
 
     // Sub module instances
     simt_core_4x4$multiplier multiplier(
+        .clock(multiplier$clock),
+        .reset(multiplier$reset),
+        .start(multiplier$start),
         .x(multiplier$x),
         .y(multiplier$y),
-        .product(multiplier$product)
+        .done(multiplier$done),
+        .low(multiplier$low),
+        .high(multiplier$high)
     );
     simt_core_4x4$divider divider(
         .clock(divider$clock),
@@ -2622,16 +2626,6 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
         .q(op_q$q),
         .clock(op_q$clock)
     );
-    simt_core_4x4$dff32 a_q(
-        .d(a_q$d),
-        .q(a_q$q),
-        .clock(a_q$clock)
-    );
-    simt_core_4x4$dff32 b_q(
-        .d(b_q$d),
-        .q(b_q$q),
-        .clock(b_q$clock)
-    );
     simt_core_4x4$dff1 a_neg(
         .d(a_neg$d),
         .q(a_neg$q),
@@ -2652,20 +2646,18 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
     always @(*) begin
         busy$clock = clock;
         op_q$clock = clock;
-        a_q$clock = clock;
-        b_q$clock = clock;
         a_neg$clock = clock;
         b_neg$clock = clock;
         b_zero$clock = clock;
         busy$d = busy$q;
         op_q$d = op_q$q;
-        a_q$d = a_q$q;
-        b_q$d = b_q$q;
         a_neg$d = a_neg$q;
         b_neg$d = b_neg$q;
         b_zero$d = b_zero$q;
         divider$clock = clock;
         divider$reset = reset;
+        multiplier$clock = clock;
+        multiplier$reset = reset;
         in_a_neg = a[32'h1f] & ((op == f$1) | (op == f$2) | (op == f$4) | (op == f$6));
         in_b_neg = b[32'h1f] & ((op == f$1) | (op == f$4) | (op == f$6));
         abs_a = a;
@@ -2679,20 +2671,24 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
         divider$start = start & op[32'h2];
         divider$dividend = abs_a;
         divider$divisor = abs_b;
+        multiplier$start = start & ~op[32'h2];
+        multiplier$x = abs_a;
+        multiplier$y = abs_b;
         if (start) begin
             busy$d = 1'b1;
             op_q$d = op;
-            a_q$d = abs_a;
-            b_q$d = abs_b;
             a_neg$d = in_a_neg;
             b_neg$d = in_b_neg;
             b_zero$d = b == zero32;
         end
-        multiplier$x = a_q$q;
-        multiplier$y = b_q$q;
-        product = multiplier$product;
+        low = multiplier$low;
+        high = multiplier$high;
         if (a_neg$q ^ b_neg$q) begin
-            product = ~multiplier$product + one64;
+            low = ~multiplier$low + one32;
+            high = ~multiplier$high;
+            if (multiplier$low == zero32) begin
+                high = ~multiplier$high + one32;
+            end
         end
         quotient = divider$quotient;
         if ((a_neg$q ^ b_neg$q) & ~b_zero$q) begin
@@ -2703,9 +2699,9 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
             remainder = ~divider$remainder + one32;
         end
         is_div = op_q$q[32'h2];
-        result = product[(32'h0)+:(32)];
+        result = low;
         if ((op_q$q == f$1) | (op_q$q == f$2) | (op_q$q == f$3)) begin
-            result = product[(32'h20)+:(32)];
+            result = high;
         end
         if (is_div) begin
             result = quotient;
@@ -2713,7 +2709,7 @@ module simt_core_4x4$mul_div(clock,reset,start,op,a,b,done,result);
                 result = remainder;
             end
         end
-        done = busy$q & (~is_div | divider$done);
+        done = busy$q & ((~is_div & multiplier$done) | (is_div & divider$done));
         if (done & ~start) begin
             busy$d = 1'b0;
         end
@@ -2875,164 +2871,141 @@ module simt_core_4x4$divider(clock,reset,start,dividend,divisor,done,quotient,re
 endmodule // simt_core_4x4$divider
 
 
-module simt_core_4x4$multiplier(x,y,product);
+module simt_core_4x4$multiplier(clock,reset,start,x,y,done,low,high);
 
     // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
     input wire  [31:0] x;
     input wire  [31:0] y;
-    output reg  [63:0] product;
+    output reg  done;
+    output reg  [31:0] low;
+    output reg  [31:0] high;
 
     // Constant declarations
-    localparam  shift$0 = 6'b0;
-    localparam  shift$1 = 6'b1;
-    localparam  shift$2 = 6'b10;
-    localparam  shift$3 = 6'b11;
-    localparam  shift$4 = 6'b100;
-    localparam  shift$5 = 6'b101;
-    localparam  shift$6 = 6'b110;
-    localparam  shift$7 = 6'b111;
-    localparam  shift$8 = 6'b1000;
-    localparam  shift$9 = 6'b1001;
-    localparam  shift$10 = 6'b1010;
-    localparam  shift$11 = 6'b1011;
-    localparam  shift$12 = 6'b1100;
-    localparam  shift$13 = 6'b1101;
-    localparam  shift$14 = 6'b1110;
-    localparam  shift$15 = 6'b1111;
-    localparam  shift$16 = 6'b10000;
-    localparam  shift$17 = 6'b10001;
-    localparam  shift$18 = 6'b10010;
-    localparam  shift$19 = 6'b10011;
-    localparam  shift$20 = 6'b10100;
-    localparam  shift$21 = 6'b10101;
-    localparam  shift$22 = 6'b10110;
-    localparam  shift$23 = 6'b10111;
-    localparam  shift$24 = 6'b11000;
-    localparam  shift$25 = 6'b11001;
-    localparam  shift$26 = 6'b11010;
-    localparam  shift$27 = 6'b11011;
-    localparam  shift$28 = 6'b11100;
-    localparam  shift$29 = 6'b11101;
-    localparam  shift$30 = 6'b11110;
-    localparam  shift$31 = 6'b11111;
-    localparam  zero64 = 64'h0;
+    localparam  one33 = 33'h1;
+    localparam  one32 = 32'h1;
+    localparam  msb32 = 32'h80000000;
+    localparam  zero33 = 33'h0;
+    localparam  total_steps = 4'h8;
+    localparam  step_one = 4'h1;
+    localparam  step_zero = 4'h0;
 
     // Stub signals
     reg  [31:0] widen$narrow;
-    wire  [63:0] widen$wide;
+    wire  [32:0] widen$wide;
+    reg  [32:0] xq$d;
+    wire  [32:0] xq$q;
+    reg  xq$clock;
+    reg  [32:0] hi$d;
+    wire  [32:0] hi$q;
+    reg  hi$clock;
+    reg  [31:0] lo$d;
+    wire  [31:0] lo$q;
+    reg  lo$clock;
+    reg  [3:0] steps$d;
+    wire  [3:0] steps$q;
+    reg  steps$clock;
 
     // Local signals
-    reg  [63:0] wide_x;
-    reg  [63:0] sum;
+    reg  [32:0] h;
+    reg  [31:0] l;
+    reg  [32:0] sum;
 
     // Sub module instances
     simt_core_4x4$widen widen(
         .narrow(widen$narrow),
         .wide(widen$wide)
     );
+    simt_core_4x4$dff33 xq(
+        .d(xq$d),
+        .q(xq$q),
+        .clock(xq$clock)
+    );
+    simt_core_4x4$dff33 hi(
+        .d(hi$d),
+        .q(hi$q),
+        .clock(hi$clock)
+    );
+    simt_core_4x4$dff32 lo(
+        .d(lo$d),
+        .q(lo$q),
+        .clock(lo$clock)
+    );
+    simt_core_4x4$dff4 steps(
+        .d(steps$d),
+        .q(steps$q),
+        .clock(steps$clock)
+    );
 
     // Update code
     always @(*) begin
+        xq$clock = clock;
+        hi$clock = clock;
+        lo$clock = clock;
+        steps$clock = clock;
+        xq$d = xq$q;
+        hi$d = hi$q;
+        lo$d = lo$q;
+        steps$d = steps$q;
         widen$narrow = x;
-        wide_x = widen$wide;
-        sum = zero64;
-        if (y[0]) begin
-            sum = sum + (wide_x << shift$0);
+        done = steps$q == step_zero;
+        low = lo$q;
+        high = hi$q[(32'h0)+:(32)];
+        h = hi$q;
+        l = lo$q;
+        sum = zero33;
+        sum = h;
+        if (l[32'h0]) begin
+            sum = h + xq$q;
         end
-        if (y[1]) begin
-            sum = sum + (wide_x << shift$1);
+        l = l >> one32;
+        if (sum[32'h0]) begin
+            l = l | msb32;
         end
-        if (y[2]) begin
-            sum = sum + (wide_x << shift$2);
+        h = sum >> one33;
+        sum = h;
+        if (l[32'h0]) begin
+            sum = h + xq$q;
         end
-        if (y[3]) begin
-            sum = sum + (wide_x << shift$3);
+        l = l >> one32;
+        if (sum[32'h0]) begin
+            l = l | msb32;
         end
-        if (y[4]) begin
-            sum = sum + (wide_x << shift$4);
+        h = sum >> one33;
+        sum = h;
+        if (l[32'h0]) begin
+            sum = h + xq$q;
         end
-        if (y[5]) begin
-            sum = sum + (wide_x << shift$5);
+        l = l >> one32;
+        if (sum[32'h0]) begin
+            l = l | msb32;
         end
-        if (y[6]) begin
-            sum = sum + (wide_x << shift$6);
+        h = sum >> one33;
+        sum = h;
+        if (l[32'h0]) begin
+            sum = h + xq$q;
         end
-        if (y[7]) begin
-            sum = sum + (wide_x << shift$7);
+        l = l >> one32;
+        if (sum[32'h0]) begin
+            l = l | msb32;
         end
-        if (y[8]) begin
-            sum = sum + (wide_x << shift$8);
+        h = sum >> one33;
+        if (~done) begin
+            hi$d = h;
+            lo$d = l;
+            steps$d = steps$q - step_one;
         end
-        if (y[9]) begin
-            sum = sum + (wide_x << shift$9);
+        if (start) begin
+            hi$d = zero33;
+            lo$d = y;
+            xq$d = widen$wide;
+            steps$d = total_steps;
         end
-        if (y[10]) begin
-            sum = sum + (wide_x << shift$10);
+        if (reset) begin
+            steps$d = step_zero;
         end
-        if (y[11]) begin
-            sum = sum + (wide_x << shift$11);
-        end
-        if (y[12]) begin
-            sum = sum + (wide_x << shift$12);
-        end
-        if (y[13]) begin
-            sum = sum + (wide_x << shift$13);
-        end
-        if (y[14]) begin
-            sum = sum + (wide_x << shift$14);
-        end
-        if (y[15]) begin
-            sum = sum + (wide_x << shift$15);
-        end
-        if (y[16]) begin
-            sum = sum + (wide_x << shift$16);
-        end
-        if (y[17]) begin
-            sum = sum + (wide_x << shift$17);
-        end
-        if (y[18]) begin
-            sum = sum + (wide_x << shift$18);
-        end
-        if (y[19]) begin
-            sum = sum + (wide_x << shift$19);
-        end
-        if (y[20]) begin
-            sum = sum + (wide_x << shift$20);
-        end
-        if (y[21]) begin
-            sum = sum + (wide_x << shift$21);
-        end
-        if (y[22]) begin
-            sum = sum + (wide_x << shift$22);
-        end
-        if (y[23]) begin
-            sum = sum + (wide_x << shift$23);
-        end
-        if (y[24]) begin
-            sum = sum + (wide_x << shift$24);
-        end
-        if (y[25]) begin
-            sum = sum + (wide_x << shift$25);
-        end
-        if (y[26]) begin
-            sum = sum + (wide_x << shift$26);
-        end
-        if (y[27]) begin
-            sum = sum + (wide_x << shift$27);
-        end
-        if (y[28]) begin
-            sum = sum + (wide_x << shift$28);
-        end
-        if (y[29]) begin
-            sum = sum + (wide_x << shift$29);
-        end
-        if (y[30]) begin
-            sum = sum + (wide_x << shift$30);
-        end
-        if (y[31]) begin
-            sum = sum + (wide_x << shift$31);
-        end
-        product = sum;
     end
 
 endmodule // simt_core_4x4$multiplier
@@ -3042,11 +3015,30 @@ module simt_core_4x4$widen(narrow,wide);
 
     // Module arguments
     input wire  [31:0] narrow;
-    output reg  [63:0] wide;
+    output reg  [32:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {32'd0, narrow};
+    always @(*) wide = {1'd0, narrow};
 endmodule // simt_core_4x4$widen
+
+
+module simt_core_4x4$dff33(d,q,clock);
+
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // simt_core_4x4$dff33
 
 
 module simt_core_4x4$dff3(d,q,clock);
@@ -4437,3 +4429,14 @@ module simt_core_4x4$widen_rd(narrow,wide);
     // Update code (custom)
     always @(*) wide = {2'd0, narrow};
 endmodule // simt_core_4x4$widen_rd
+
+
+module simt_core_4x4$widen_inst(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {32'd0, narrow};
+endmodule // simt_core_4x4$widen_inst

@@ -3,4 +3,5 @@
 pub mod decoder;
 pub mod mul_div;
 pub mod pdom;
+pub mod shift_add_multiplier;
 pub mod simt_core;

@@ -1,24 +1,26 @@
 //! The SIMT core's shared multiply/divide unit (RV32M), serving one lane at a time:
 //! the core steps a warp's active lanes through it in lane order.
 //!
-//! Built from the fabric's blocks: the combinational 32 x 32 `Multiplier` (unsigned,
-//! 64-bit product) and a `DividerCopy` (unsigned restoring divider retiring 4 bits per
-//! cycle). Signed forms run on magnitudes and fix the sign after:
+//! Built from two iterative units retiring 4 bits per cycle: the `ShiftAddMultiplier`
+//! (unsigned, 64-bit product; a combinational 32 x 32 array, the fabric's
+//! `Multiplier`, alone took more logic cells than the rest of the 2 x 2 core beside its
+//! stacks) and the fabric's `DividerCopy` (unsigned restoring divider). Signed forms run
+//! on magnitudes and fix the sign after:
 //!
 //! ```text
-//!  start: op, a, b latched; |a|, |b| (for the signed operands) go to the divider
-//!  mul*:  product = |a| * |b|, negated when the signs differ; low or high word
+//!  start: op, sign flags latched; |a|, |b| (for the signed operands) go to the unit
+//!  mul*:  8 cycles; product = |a| * |b|, negated when the signs differ; low or high word
 //!  div*:  8 cycles; quotient negated when the signs differ and b != 0 (b = 0 gives
 //!         all ones, RISC-V's -1); remainder takes the dividend's sign (b = 0 gives a)
 //! ```
 //! `-2^31 / -1` needs no case: |a| = 2^31, the quotient 2^31 is not negated, so the
 //! result is `-2^31` and the remainder 0, as RISC-V defines.
 //!
-//! Latency: `done` (registered) one cycle after `start` for a multiply, nine for a
-//! divide; `result` is valid while `done`, and `busy` falls on the edge after `done`.
-//! Storage: 2 x 32 + 3 + 3 + 1 flip-flops and the divider's 3 x 32 + 4.
+//! Latency: `done` nine cycles after `start`, for a multiply as for a divide; `result` is valid while `done`, and `busy` falls on the edge after `done`.
+//! Storage: 3 + 3 + 1 flip-flops, the multiplier's 2 x 33 + 32 + 4 and the divider's
+//! 3 x 32 + 4.
 use crate::cgrf::divider_copy::DividerCopy;
-use crate::cgrf::multiplier::Multiplier;
+use crate::simt::shift_add_multiplier::ShiftAddMultiplier;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -35,12 +37,10 @@ pub struct MulDiv {
     /// `result` holds the operation's value this cycle.
     pub done: Signal<Out, Bit>,
     pub result: Signal<Out, Bits<32>>,
-    multiplier: Multiplier,
+    multiplier: ShiftAddMultiplier<4, 4>,
     divider: DividerCopy<4, 4>,
     busy: DFF<Bit>,
     op_q: DFF<Bits<3>>,
-    a_q: DFF<Bits<32>>,
-    b_q: DFF<Bits<32>>,
     a_neg: DFF<Bit>,
     b_neg: DFF<Bit>,
     b_zero: DFF<Bit>,
@@ -49,13 +49,14 @@ pub struct MulDiv {
     in_b_neg: Signal<Local, Bit>,
     abs_a: Signal<Local, Bits<32>>,
     abs_b: Signal<Local, Bits<32>>,
-    product: Signal<Local, Bits<64>>,
+    /// The signed product's words.
+    low: Signal<Local, Bits<32>>,
+    high: Signal<Local, Bits<32>>,
     quotient: Signal<Local, Bits<32>>,
     remainder: Signal<Local, Bits<32>>,
     is_div: Signal<Local, Bit>,
     f: [Constant<Bits<3>>; 8],
     one32: Constant<Bits<32>>,
-    one64: Constant<Bits<64>>,
     zero32: Constant<Bits<32>>,
 }
 
@@ -74,8 +75,6 @@ impl Default for MulDiv {
             divider: Default::default(),
             busy: Default::default(),
             op_q: Default::default(),
-            a_q: Default::default(),
-            b_q: Default::default(),
             a_neg: Default::default(),
             b_neg: Default::default(),
             b_zero: Default::default(),
@@ -83,13 +82,13 @@ impl Default for MulDiv {
             in_b_neg: Default::default(),
             abs_a: Default::default(),
             abs_b: Default::default(),
-            product: Default::default(),
+            low: Default::default(),
+            high: Default::default(),
             quotient: Default::default(),
             remainder: Default::default(),
             is_div: Default::default(),
             f: array_init::array_init(|i| Constant::new(Bits::<3>::from(i as u64))),
             one32: Constant::new(Bits::<32>::from(1u64)),
-            one64: Constant::new(Bits::<64>::from(1u64)),
             zero32: Constant::new(Bits::<32>::from(0u64)),
         }
     }
@@ -98,9 +97,11 @@ impl Default for MulDiv {
 impl Logic for MulDiv {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, op_q, a_q, b_q, a_neg, b_neg, b_zero);
+        dff_setup!(self, clock, busy, op_q, a_neg, b_neg, b_zero);
         self.divider.clock.next = self.clock.val();
         self.divider.reset.next = self.reset.val();
+        self.multiplier.clock.next = self.clock.val();
+        self.multiplier.reset.next = self.reset.val();
         // Signed operands: a for mulh, mulhsu, div, rem; b for mulh, div, rem.
         self.in_a_neg.next = self.a.val().get_bit(31)
             & ((self.op.val() == self.f[1].val())
@@ -122,21 +123,26 @@ impl Logic for MulDiv {
         self.divider.start.next = self.start.val() & self.op.val().get_bit(2);
         self.divider.dividend.next = self.abs_a.val();
         self.divider.divisor.next = self.abs_b.val();
+        self.multiplier.start.next = self.start.val() & !self.op.val().get_bit(2);
+        self.multiplier.x.next = self.abs_a.val();
+        self.multiplier.y.next = self.abs_b.val();
         if self.start.val() {
             self.busy.d.next = true;
             self.op_q.d.next = self.op.val();
-            self.a_q.d.next = self.abs_a.val();
-            self.b_q.d.next = self.abs_b.val();
             self.a_neg.d.next = self.in_a_neg.val();
             self.b_neg.d.next = self.in_b_neg.val();
             self.b_zero.d.next = self.b.val() == self.zero32.val();
         }
-        // Multiply on the latched magnitudes.
-        self.multiplier.x.next = self.a_q.q.val();
-        self.multiplier.y.next = self.b_q.q.val();
-        self.product.next = self.multiplier.product.val();
+        // The 64-bit negation word by word: the low word's +1 carries into the high
+        // word only when the low word is 0.
+        self.low.next = self.multiplier.low.val();
+        self.high.next = self.multiplier.high.val();
         if self.a_neg.q.val() ^ self.b_neg.q.val() {
-            self.product.next = !self.multiplier.product.val() + self.one64.val();
+            self.low.next = !self.multiplier.low.val() + self.one32.val();
+            self.high.next = !self.multiplier.high.val();
+            if self.multiplier.low.val() == self.zero32.val() {
+                self.high.next = !self.multiplier.high.val() + self.one32.val();
+            }
         }
         self.quotient.next = self.divider.quotient.val();
         if (self.a_neg.q.val() ^ self.b_neg.q.val()) & !self.b_zero.q.val() {
@@ -147,12 +153,12 @@ impl Logic for MulDiv {
             self.remainder.next = !self.divider.remainder.val() + self.one32.val();
         }
         self.is_div.next = self.op_q.q.val().get_bit(2);
-        self.result.next = self.product.val().get_bits::<32>(0);
+        self.result.next = self.low.val();
         if (self.op_q.q.val() == self.f[1].val())
             | (self.op_q.q.val() == self.f[2].val())
             | (self.op_q.q.val() == self.f[3].val())
         {
-            self.result.next = self.product.val().get_bits::<32>(32);
+            self.result.next = self.high.val();
         }
         if self.is_div.val() {
             self.result.next = self.quotient.val();
@@ -160,7 +166,9 @@ impl Logic for MulDiv {
                 self.result.next = self.remainder.val();
             }
         }
-        self.done.next = self.busy.q.val() & (!self.is_div.val() | self.divider.done.val());
+        self.done.next = self.busy.q.val()
+            & ((!self.is_div.val() & self.multiplier.done.val())
+                | (self.is_div.val() & self.divider.done.val()));
         if self.done.val() & !self.start.val() {
             self.busy.d.next = false;
         }
@@ -191,6 +199,8 @@ mod tests {
         uut.op.next = op.into();
         uut.a.next = (a as u64).into();
         uut.b.next = (b as u64).into();
+        // Settle the inputs before the edge, as the core's registered `start` is.
+        assert!(simulate(&mut uut, 200));
         edge(&mut uut);
         for _ in 0..20 {
             if uut.done.val() {

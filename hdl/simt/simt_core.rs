@@ -18,8 +18,8 @@
 //! DECODE (the register RAMs read rs1), READ (rs2), EXEC (ALU, branch, CSR, barrier:
 //! written back and the warp moved on at its end) = 4 cycles; a load or store then
 //! sends one line request per distinct line (a request waits for `mem_req_ready`; a
-//! load waits for its response, any latency); a multiply takes 2 cycles per active
-//! lane, a divide 10.
+//! load waits for its response, any latency); a multiply or divide takes 10 cycles
+//! per active lane (the shared unit retires 4 bits a cycle).
 //!
 //! CTA launch: a CTA needs `cta_warps` warps; when that many are free (before any
 //! issue), the lowest free warps take it in turn, 32 cycles each (the stack starts at
