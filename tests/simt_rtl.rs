@@ -99,27 +99,31 @@ fn rtl_run_refuses_float_kernels_with_exit_2() {
 /// halfword stores included); `--vcd` does not go with it (exit 2, no file written).
 #[test]
 fn rtl_run_under_verilator_equals_the_rust_hdl_simulation() {
+    const LAUNCH: [&str; 11] = [
+        "--threads",
+        "8",
+        "--cta",
+        "4",
+        "--json",
+        "--dump",
+        "out",
+        "--dump",
+        "bytes_out",
+        "--dump",
+        "halves_out",
+    ];
+    let kernel = "kernels/micro/intops.c";
     let args = |sim: &'static str| -> Vec<&'static str> {
-        vec![
+        let rtl = [
             "run",
-            "kernels/micro/intops.c",
+            kernel,
             "--rtl",
             "--rtl-sim",
             sim,
             "--machine",
             "simt_core_2x2",
-            "--threads",
-            "8",
-            "--cta",
-            "4",
-            "--json",
-            "--dump",
-            "out",
-            "--dump",
-            "bytes_out",
-            "--dump",
-            "halves_out",
-        ]
+        ];
+        rtl.into_iter().chain(LAUNCH).collect()
     };
     let json = |sim| {
         let out = weft(&args(sim));
@@ -145,22 +149,11 @@ fn rtl_run_under_verilator_equals_the_rust_hdl_simulation() {
     let sum: u64 = states.values().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(sum, rust["cycles"].as_u64().unwrap(), "{states:?}");
     assert_eq!(states["decode"], rust["warp_instructions"], "{states:?}");
-    let functional = weft(&[
-        "run",
-        "kernels/micro/intops.c",
-        "--functional",
-        "--threads",
-        "8",
-        "--cta",
-        "4",
-        "--json",
-        "--dump",
-        "out",
-        "--dump",
-        "bytes_out",
-        "--dump",
-        "halves_out",
-    ]);
+    let functional: Vec<&str> = ["run", kernel, "--functional"]
+        .into_iter()
+        .chain(LAUNCH)
+        .collect();
+    let functional = weft(&functional);
     let functional: serde_json::Value = serde_json::from_slice(&functional.stdout).unwrap();
     assert_eq!(verilator["dumps"], functional["dumps"]);
     assert_eq!(verilator["dumps"].as_object().unwrap().len(), 3);

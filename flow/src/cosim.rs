@@ -304,36 +304,7 @@ pub fn replay(simulator: Simulator, top: &str, dir: &Path) -> Result<CosimReport
             (out, start.elapsed().as_secs_f64())
         }
         Simulator::Verilator => {
-            let build = VERILATOR.run(
-                &[
-                    "--cc",
-                    "--exe",
-                    "--build",
-                    "-j",
-                    "2",
-                    "-O2",
-                    "-Wno-fatal",
-                    "-Wno-lint",
-                    "-Wno-style",
-                    "--top-module",
-                    top,
-                    "--prefix",
-                    "Vdut",
-                    "-Mdir",
-                    "obj_verilator",
-                    "-o",
-                    "cosim",
-                    "dut.v",
-                    "harness.cpp",
-                ],
-                dir,
-            )?;
-            if !build.status.success() {
-                return Err(format!(
-                    "verilator failed to build the replay:\n{}",
-                    transcript(&build)
-                ));
-            }
+            verilator_build(dir, top, "obj_verilator", "cosim", "the replay")?;
             let start = Instant::now();
             let exe = dir.join("obj_verilator").join("cosim");
             let out = std::process::Command::new(&exe)
@@ -364,6 +335,49 @@ pub fn replay(simulator: Simulator, top: &str, dir: &Path) -> Result<CosimReport
             .collect(),
         seconds,
     })
+}
+
+/// Builds `dut.v` (top `top`, C++ class `Vdut`) with `harness.cpp` in `dir` under
+/// Verilator into `dir/obj/exe`; `what` names it in an error.
+pub fn verilator_build(
+    dir: &Path,
+    top: &str,
+    obj: &str,
+    exe: &str,
+    what: &str,
+) -> Result<(), String> {
+    let build = VERILATOR.run(
+        &[
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "-O2",
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+            "--top-module",
+            top,
+            "--prefix",
+            "Vdut",
+            "-Mdir",
+            obj,
+            "-o",
+            exe,
+            "dut.v",
+            "harness.cpp",
+        ],
+        dir,
+    )?;
+    if !build.status.success() {
+        return Err(format!(
+            "verilator failed to build {what} (in {}):\n{}",
+            dir.display(),
+            transcript(&build)
+        ));
+    }
+    Ok(())
 }
 
 /// Verilator's C++ member for a Verilog port: characters C++ identifiers cannot hold

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-use weft_flow::tools::VERILATOR;
+use weft_flow::cosim::verilator_build;
 use weft_hdl::simt::simt_core::{PRIVATE_BASE, STACK_BYTES};
 use weft_sim::core::image::Image;
 
@@ -249,37 +249,13 @@ fn harness(preset: &str, verilog: &str) -> Result<PathBuf, String> {
         "  building {preset} under Verilator (once; kept in {})",
         dir.display()
     );
-    let build = VERILATOR.run(
-        &[
-            "--cc",
-            "--exe",
-            "--build",
-            "-j",
-            "2",
-            "-O2",
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
-            "--top-module",
-            preset,
-            "--prefix",
-            "Vdut",
-            "-Mdir",
-            "obj",
-            "-o",
-            "run",
-            "dut.v",
-            "harness.cpp",
-        ],
+    verilator_build(
         &building,
+        preset,
+        "obj",
+        "run",
+        &format!("{preset}'s run harness"),
     )?;
-    if !build.status.success() {
-        return Err(format!(
-            "verilator failed to build {preset}'s run harness (in {}):\n{}",
-            building.display(),
-            String::from_utf8_lossy(&build.stderr)
-        ));
-    }
     match std::fs::rename(&building, &dir) {
         Ok(()) => {}
         // Another run finished the same build first: use it, drop this one.
