@@ -101,6 +101,21 @@ pub type SlipController32x16 = crate::dom::slip_controller::SlipController<32, 1
 /// `adaptive_diff`: 100 000-cycle period; ALU bound at <= 1 % idle, bandwidth bound at
 /// >= 50 % over share, latency bound at >= 25 % memory stall.
 pub type AdaptiveDiff100k = crate::dom::adaptive_diff::AdaptiveDiff<100000, 1000, 50000, 25000, 17>;
+/// `warp_memory_divergence_unlimited`: the same warp with M = LANES = 32 entries, an MDT
+/// that never fills (a thread waits on one load at a time): the `dom` machine's
+/// `dom_mdt_entries = 0` (§7.1, "not a limiting factor").
+pub type WarpMemoryDivergence32Unlimited = crate::dom::warp_memory_divergence::WarpMemoryDivergence<
+    32,
+    32,
+    32,
+    32,
+    5,
+    32,
+    1024,
+    1024,
+    8,
+    8,
+>;
 /// `warp_memory_divergence`: one 32-lane warp, M = 2, 32-bit PCs and addresses,
 /// 32-byte lines, 32-bit words, max-slip 8 after reset moved by 8.
 pub type WarpMemoryDivergence32 = crate::dom::warp_memory_divergence::WarpMemoryDivergence<
@@ -156,3 +171,7 @@ pub type Fabric32 = crate::cgrf::fabric::Fabric<32, 5>;
 /// `simt_core_4x4`: 4 warps x 4 lanes, 8-entry stacks, 4 096 instructions, lines of
 /// 4 words (16 bytes): the small core for tests and an FPGA.
 pub type SimtCore4x4 = crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>;
+/// `simt_core_2x2`: 2 warps x 2 lanes, 4-entry stacks (a 2-lane warp nests at most
+/// base + 2 paths), 256 instructions (4 iCE40 block RAMs), lines of 2 words (8 bytes):
+/// the core for the formal proofs and an iCE40.
+pub type SimtCore2x2 = crate::simt::simt_core::SimtCore<2, 2, 4, 3, 1, 1, 8, 6, 64, 8>;

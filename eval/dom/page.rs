@@ -14,6 +14,10 @@ use crate::sweep::Runs;
 use serde_json::{json, Map, Value};
 use weft_flow::chart::{grouped_bars, Series};
 
+/// Entries of the MDT that does not limit for a warp of W = 32 lanes: one per lane (a
+/// thread waits on one load at a time), what `dom_mdt_entries = 0` means.
+const UNLIMITED_MDT: u32 = 32;
+
 pub fn page(_: &Dom, runs: &Runs<Point, Counts>) -> Page {
     let p = DomPage {
         runs,
@@ -1141,11 +1145,11 @@ impl DomPage<'_> {
         items
     }
 
-    /// Table 1's storage of DoM for `warps` warps of W = 32 lanes, M entries, in bits:
-    /// the MDT (PC + W bits per entry), a slip counter per thread, a slip-limit mask
-    /// per warp and the max-slip counter.
-    fn table1_bits(&self, warps: u64) -> u64 {
-        let (w, m) = (32, u64::from(TABLE1_MDT));
+    /// Table 1's storage of DoM for `warps` warps of W = 32 lanes, `m` entries per warp,
+    /// in bits: the MDT (PC + W bits per entry), a slip counter per thread, a slip-limit
+    /// mask per warp and the max-slip counter.
+    fn table1_bits(&self, warps: u64, m: u32) -> u64 {
+        let (w, m) = (32, u64::from(m));
         m * warps * (32 + w) + 8 * w * warps + w * warps + 8
     }
 
@@ -1160,6 +1164,31 @@ impl DomPage<'_> {
         let weft_um2 = um2("warp_memory_divergence")
             .zip(um2("adaptive_diff"))
             .map(|(w, a)| 2.0 * w + a);
+        let unlimited_bits = ff("warp_memory_divergence_unlimited")
+            .zip(ff("adaptive_diff"))
+            .map(|(w, a)| 2.0 * w + a);
+        let unlimited_um2 = um2("warp_memory_divergence_unlimited")
+            .zip(um2("adaptive_diff"))
+            .map(|(w, a)| 2.0 * w + a);
+        let times = |a: Option<f64>, b: Option<f64>| {
+            a.zip(b)
+                .map_or("n/a".into(), |(a, b)| format!("{:.1}", a / b))
+        };
+        let unlimited = match unlimited_bits {
+            Some(b) => format!(
+                "weft's two such units and the adaptive diff hold {b:.0} flip-flops ({} um2 on \
+                 osu018), {}x the flip-flops ({}x the area) at M = {TABLE1_MDT}: each entry \
+                 brings its coalescing buffer entry",
+                unlimited_um2.map_or("n/a".into(), |a| format!("{a:.0}")),
+                times(unlimited_bits, weft_bits),
+                times(unlimited_um2, weft_um2),
+            ),
+            None => format!(
+                "weft's report has no row for `warp_memory_divergence_unlimited` yet (`cargo \
+                 run --release -- report warp_memory_divergence_unlimited` measures it); its \
+                 coalescing buffer is {UNLIMITED_MDT} `mcb_entry` units"
+            ),
+        };
         format!(
             "## Cost\n\n\
              The blocks diverge on miss adds, from weft's report (a block's row is its last \
@@ -1170,13 +1199,19 @@ impl DomPage<'_> {
              adaptive diff hold {} flip-flops ({} um2 on osu018): most of it the coalescing \
              buffer (`mcb_entry`), which the paper needs only without background register \
              writes (§3.2). The 14 warps' register file it replaces is 14 x 32 registers x 32 \
-             lanes x 32 bits = {} bits.\n",
+             lanes x 32 bits = {} bits.\n\n\
+             The MDT that does not limit (the study's preset, `dom_mdt_entries = 0`: an entry \
+             per lane, M = {}, `warp_memory_divergence_unlimited`): Table 1's storage for 2 \
+             warps is {} bits; {}.\n",
             cost::markdown(&self.cost, "Table 1 (N warps, W = 32, M = 2)"),
             TABLE1_MDT,
-            self.table1_bits(2),
+            self.table1_bits(2, TABLE1_MDT),
             weft_bits.map_or("n/a".into(), |b| format!("{b:.0}")),
             weft_um2.map_or("n/a".into(), |a| format!("{a:.0}")),
-            rf
+            rf,
+            UNLIMITED_MDT,
+            self.table1_bits(2, UNLIMITED_MDT),
+            unlimited,
         )
     }
 
@@ -1339,7 +1374,14 @@ impl DomPage<'_> {
                 .map(|r| json!({"row": r.what, "workloads": r.workloads, "sets": r.sets, "warps": ROW_WARPS, "dom_over_one_warp_blocking": r.dom, "blocking_16_over_1": r.blocking16}))
                 .collect::<Vec<_>>()),
         );
-        fields.insert("table1_bits_2_warps".into(), json!(self.table1_bits(2)));
+        fields.insert(
+            "table1_bits_2_warps".into(),
+            json!(self.table1_bits(2, TABLE1_MDT)),
+        );
+        fields.insert(
+            "table1_bits_2_warps_unlimited".into(),
+            json!(self.table1_bits(2, UNLIMITED_MDT)),
+        );
         fields.insert("cost".into(), json!(self.cost));
         fields
     }
@@ -1707,12 +1749,20 @@ mod tests {
         // + a 32-bit mask per warp + the 8-bit max-slip: 256 + 512 + 64 + 8.
         let study = Dom::new();
         let runs = hand_runs(&[]);
-        assert_eq!(page_of(&study, &runs).table1_bits(2), 840);
+        assert_eq!(page_of(&study, &runs).table1_bits(2, TABLE1_MDT), 840);
         // Table 1's range at 1 and 16 warps: MDT 16-256 B, counters 32-512 B, masks 4-64 B.
-        assert_eq!(page_of(&study, &runs).table1_bits(1), 8 * (16 + 32 + 4) + 8);
         assert_eq!(
-            page_of(&study, &runs).table1_bits(16),
+            page_of(&study, &runs).table1_bits(1, TABLE1_MDT),
+            8 * (16 + 32 + 4) + 8
+        );
+        assert_eq!(
+            page_of(&study, &runs).table1_bits(16, TABLE1_MDT),
             8 * (256 + 512 + 64) + 8
+        );
+        // An entry per lane: 32 x 2 x (32 + 32) MDT bits + the same 512 + 64 + 8.
+        assert_eq!(
+            page_of(&study, &runs).table1_bits(2, UNLIMITED_MDT),
+            4096 + 512 + 64 + 8
         );
     }
 

@@ -119,6 +119,11 @@ pub const COST: &[crate::cost::Block] = &[
         "warp_memory_divergence",
         "one warp: MDT + MCB + slip counters",
     ),
+    (
+        "DoM",
+        "warp_memory_divergence_unlimited",
+        "one warp, M = W: the MDT that does not limit (§7.1)",
+    ),
 ];
 
 /// The register file a warp holds, in bits: 32 registers x 32 lanes x 32 bits (§6.1's

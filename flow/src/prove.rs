@@ -160,6 +160,9 @@ fn script(
     }
     steps.extend([
         "prep -flatten -top weft_prove".to_string(),
+        // Memories (the SIMT core's instruction and register RAMs) become flip-flops:
+        // `sat` has no memory cells.
+        "memory_map".to_string(),
         match keep {
             Keep::Invariants => {
                 format!("chformal -remove t:$assert n:{property} n:{INVARIANT}* %u %d")

@@ -79,16 +79,20 @@ pub enum Invariants {
 /// invariant (`p_inv_*`), the proof that the invariants still hold on it (the
 /// convention: invariants are their own properties, a property's planted bug must
 /// break its own clause and leave the invariants holding). A planted text that is not in
-/// the Verilog exactly once is an error (the bug would not be planted).
+/// the Verilog exactly once is an error (the bug would not be planted). `search`: how
+/// each bug's property is searched to `depth` (`Search::BaseOnly`, from reset only, for a
+/// design whose bugs all show within `depth` but whose induction step alone grows to
+/// minutes).
 pub fn planted(
     p: &Preset,
     verilog: &str,
     depth: u32,
     dir: &Path,
     invariants: Invariants,
+    search: Search,
 ) -> Result<Vec<Caught>, String> {
     let props = properties(p)?;
-    planted_bugs(p, props.planted, verilog, depth, dir, invariants)
+    planted_bugs(p, props.planted, verilog, depth, dir, invariants, search)
 }
 
 /// [`planted`] with the bugs given: (property, text of the Verilog, replacement).
@@ -99,6 +103,7 @@ pub fn planted_bugs(
     depth: u32,
     dir: &Path,
     invariants: Invariants,
+    search: Search,
 ) -> Result<Vec<Caught>, String> {
     let props = properties(p)?;
     let h = harness(p, &props);
@@ -134,7 +139,7 @@ pub fn planted_bugs(
             &h,
             property,
             Keep::Alone,
-            Search::Induction,
+            search,
             depth,
             bug_dir,
             None,

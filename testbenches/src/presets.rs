@@ -113,10 +113,15 @@ pub fn suite_cosim_cycles(name: &str) -> u64 {
     match name {
         "fabric" => 4_000,
         "vgiw_core" => 2_000,
-        // The SIMT core's bench loads and runs its whole kernel (two waves of CTAs) in
-        // about 1 600 cycles (done at cycle 1 587 with seed 11); more would replay the idle
-        // core.
-        "simt_core_4x4" => 2_000,
+        // 32 MCB entries of 32 lanes (67 584 flip-flops): its recording runs about 55
+        // cycles per second (`weft cosim warp_memory_divergence_unlimited --cycles 1000`);
+        // 1 000 cycles hold two of the bench's drains (every 400 cycles), each checking that
+        // no thread is lost.
+        "warp_memory_divergence_unlimited" => 1_000,
+        // The SIMT core's bench loads and runs its whole kernel in about 1 600 cycles
+        // (4x4: two waves of CTAs, done at cycle 1 587 with seed 11; 2x2: four waves,
+        // done at cycle 1 400); more would replay the idle core.
+        "simt_core_4x4" | "simt_core_2x2" => 2_000,
         _ => 100_000,
     }
 }

@@ -40,6 +40,9 @@ proptest! {
         equivalence::<1, 1, 10, 3, 8, 10, 8, 1, 1>(2_000, seed, hit);
         equivalence::<2, 2, 10, 3, 8, 20, 16, 2, 3>(2_000, seed, hit);
         equivalence::<5, 3, 10, 3, 8, 50, 40, 3, 1>(2_000, seed, hit);
+        // An entry per lane: the MDT that does not limit (`dom_mdt_entries = 0`).
+        equivalence::<4, 4, 10, 3, 8, 40, 32, 2, 8>(2_000, seed, hit);
+        equivalence::<5, 5, 10, 3, 8, 50, 40, 8, 8>(2_000, seed, hit);
         equivalence::<32, 2, 10, 3, 8, 320, 256, 8, 8>(800, seed, hit);
     }
 }

@@ -493,6 +493,20 @@ impl Objects {
             .copied()
             .collect()
     }
+
+    /// The objects a pointer anchored at `anchor` may fall in, when its chain started
+    /// at the object address `symbol` (clang folds a constant into the address after
+    /// taking it: `&S[i - 16]` is `(S - 64) + 4i`, whose anchor may lie in the object
+    /// before S): those of either.
+    fn claims(&self, anchor: u32, symbol: u32) -> Vec<(u32, u32)> {
+        let mut claimed = self.candidates(anchor);
+        if symbol != anchor {
+            claimed.extend(self.candidates(symbol));
+            claimed.sort_unstable();
+            claimed.dedup();
+        }
+        claimed
+    }
 }
 
 /// What a register or node holds, for the object rule.
@@ -505,8 +519,9 @@ enum Ptr {
     /// A value computed from no object's address (coordinates, loaded data, constants
     /// that are no object's address): an index.
     Index,
-    /// An object's address (the anchor, a constant) plus an index.
-    Anchored(u32),
+    /// An object's address (the anchor, a constant) plus an index; the second constant
+    /// is the address the chain started from, before constant offsets moved the anchor.
+    Anchored(u32, u32),
     /// Anything.
     Unknown,
 }
@@ -517,7 +532,7 @@ impl Ptr {
         if objects.candidates(c).is_empty() {
             Ptr::Index
         } else {
-            Ptr::Anchored(c)
+            Ptr::Anchored(c, c)
         }
     }
 
@@ -526,7 +541,7 @@ impl Ptr {
         // Two constants met: an index, the same object's addresses, or (a constant just
         // below an object, as a pool's, in none) anything.
         let as_anchor = |p: Ptr| match p {
-            Exact(c) if objects.ranges.iter().any(|&(s, e)| (s..e).contains(&c)) => Anchored(c),
+            Exact(c) if objects.ranges.iter().any(|&(s, e)| (s..e).contains(&c)) => Anchored(c, c),
             Exact(c) => match Ptr::anchor_of(c, objects) {
                 Index => Index,
                 _ => Unknown,
@@ -539,8 +554,10 @@ impl Ptr {
             (Unknown, _) | (_, Unknown) => Unknown,
             (a, b) => match (as_anchor(a), as_anchor(b)) {
                 (Index, Index) => Index,
-                (Anchored(x), Anchored(y)) if objects.candidates(x) == objects.candidates(y) => {
-                    Anchored(x.min(y))
+                (Anchored(x, sx), Anchored(y, sy))
+                    if objects.claims(x, sx) == objects.claims(y, sy) =>
+                {
+                    Anchored(x.min(y), sx.min(sy))
                 }
                 _ => Unknown,
             },
@@ -559,9 +576,11 @@ impl Ptr {
             (Exact(c), Index) | (Index, Exact(c)) => Ptr::anchor_of(c, objects),
             (Index, Index) => Index,
             // A constant offset moves the anchor (`S + 4i - 48` is anchored at `S - 48`).
-            (Anchored(a), Exact(d)) | (Exact(d), Anchored(a)) => Anchored(a.wrapping_add(d)),
-            (Anchored(a), Index) | (Index, Anchored(a)) => Anchored(a),
-            (Anchored(_), Anchored(_)) => Unknown,
+            (Anchored(a, s), Exact(d)) | (Exact(d), Anchored(a, s)) => {
+                Anchored(a.wrapping_add(d), s)
+            }
+            (Anchored(a, s), Index) | (Index, Anchored(a, s)) => Anchored(a, s),
+            (Anchored(..), Anchored(..)) => Unknown,
         }
     }
 }
@@ -605,11 +624,11 @@ fn ptr_of(inst: &Inst, pc: u32, args: &[Ptr], objects: &Objects) -> Ptr {
         Op::Addi => args[0].add(Exact(inst.imm as u32), objects),
         // An object's address less an index stays in it; less another's is an index.
         Op::Sub => match (args[0], args[1]) {
-            (Anchored(a), Exact(d)) => Anchored(a.wrapping_sub(d)),
-            (Anchored(a), Index) => Anchored(a),
+            (Anchored(a, s), Exact(d)) => Anchored(a.wrapping_sub(d), s),
+            (Anchored(a, s), Index) => Anchored(a, s),
             (Exact(c), Index) => Ptr::anchor_of(c, objects),
             (Index, Index | Exact(_)) => Index,
-            (Anchored(_) | Exact(_), Anchored(_) | Exact(_)) => Index,
+            (Anchored(..) | Exact(_), Anchored(..) | Exact(_)) => Index,
             _ => Unknown,
         },
         Op::Lui | Op::Auipc => Exact(fold(inst, pc, &[]).unwrap_or(0)),
@@ -1005,14 +1024,15 @@ impl<'o> Builder<'o> {
         } else {
             self.ptrs[self.nodes[n].args[0]]
         };
-        let address = match base_ptr.add(Ptr::Exact(inst.imm as u32), self.objects) {
+        let ptr = base_ptr.add(Ptr::Exact(inst.imm as u32), self.objects);
+        let address = match ptr {
             Ptr::Exact(a) => Address::Exact(u64::from(a), size as u64),
-            Ptr::Anchored(c) => Address::Anchored(c),
+            Ptr::Anchored(c, _) => Address::Anchored(c),
             _ => Address::Unknown,
         };
-        let objects = match address {
-            Address::Exact(a, size) => Some(vec![(a as u32, (a + size) as u32)]),
-            Address::Anchored(c) => Some(self.objects.candidates(c)),
+        let objects = match (address, ptr) {
+            (Address::Exact(a, size), _) => Some(vec![(a as u32, (a + size) as u32)]),
+            (Address::Anchored(c), Ptr::Anchored(_, s)) => Some(self.objects.claims(c, s)),
             _ => None,
         };
         self.nodes[n].address = address;
@@ -1233,6 +1253,34 @@ mod tests {
         for pc in [0x101c, 0x1024, 0x1028, 0x1034] {
             assert!(after(&none, pc).is_empty());
         }
+    }
+
+    /// clang may add a negative constant after the object's address and the index
+    /// (`&b[tid - 64]` as `(b + 4 tid) - 256`): the anchor then lies at the start of
+    /// the object before b, and the access claims both.
+    #[test]
+    fn a_constant_folded_after_the_index_keeps_the_object_it_started_from() {
+        let words = [
+            csrr(A0, TID),        // 1000
+            slli(A0, A0, 2),      // 1004
+            lui(A1, 2),           // 1008  a
+            add(A2, A1, A0),      // 100c  &a[tid]
+            sw(A0, A2, 0),        // 1010  a[tid]
+            addi(A3, A1, 0x100),  // 1014  b
+            add(A3, A3, A0),      // 1018  &b[tid]
+            addi(A3, A3, -0x100), // 101c  &b[tid - 64]: anchored at a's start
+            lw(A4, A3, 0),        // 1020
+            ret(),
+        ];
+        let object = two_objects(&words, VgiwAlias::Object);
+        let n = |pc| node_at(&object.blocks[0], pc);
+        let load = &object.blocks[0].nodes[n(0x1020)];
+        assert_eq!(load.address, Address::Anchored(DATA));
+        assert_eq!(
+            load.objects,
+            [(DATA, DATA + 0x100), (DATA + 0x100, DATA + DATA_BYTES)]
+        );
+        assert_eq!(load.after, [n(0x1010)], "it may read a[tid]'s bytes");
     }
 
     #[test]

@@ -3,6 +3,7 @@ use crate::presets::Preset;
 use weft_hdl::presets::{
     AdaptiveDiff100k, McbEntry32, Mdt32, SlipController32x1, SlipController32x16,
     SlipController32x2, SlipController32x4, WarpMemoryDivergence32,
+    WarpMemoryDivergence32Unlimited,
 };
 
 pub mod adaptive_diff;
@@ -44,6 +45,10 @@ pub fn presets() -> Vec<Preset> {
         Preset::of::<WarpMemoryDivergence32>(
 "warp_memory_divergence",
 "Diverge on miss for one 32-lane warp: MDT + MCB + slip counters, M = 2 (DoM §4–5)",
+),
+        Preset::of::<WarpMemoryDivergence32Unlimited>(
+"warp_memory_divergence_unlimited",
+"Diverge on miss for one 32-lane warp, an MDT that does not limit: M = 32 = lanes (DoM §7.1)",
 ),
     ]
 }

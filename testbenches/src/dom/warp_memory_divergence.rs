@@ -2,8 +2,10 @@
 //! is never both active and waiting; no thread is lost (periodic drains fill every
 //! pending line and force reconvergence, after which nothing may still wait); a
 //! released thread's data is its line's value when the line returned; a warp at the
-//! slip limit issues no divergent memory op. Counter wrap is covered by the slip
-//! controller's bench (the same block inside).
+//! slip limit issues no divergent memory op; with an entry per lane (M >= LANES, the
+//! MDT that does not limit) no load blocks for want of an entry, with more load PCs
+//! than entries. Counter wrap is covered by the slip controller's bench (the same block
+//! inside).
 use crate::bench::{contract, expect, Bench, Mismatch};
 use crate::convert::{bits_from_rows, fields_from_bits, small};
 use crate::dom::mcb_entry::memory_word;
@@ -188,6 +190,9 @@ impl<
             })
             .collect();
         let pending: Vec<u64> = (0..LANES).filter_map(|c| self.pending(c)).collect();
+        // Three load PCs fill a small MDT; with an entry per lane, more PCs than entries
+        // (each a different load, as in a kernel with many load PCs).
+        let pcs = if M >= LANES { LANES as u64 + 2 } else { 3 };
         let mut i = WarpInputs {
             reset: cycle == 0 || rng.gen_ratio(1, 20_000),
             branch_mask: if rng.gen_bool(0.9) {
@@ -196,7 +201,7 @@ impl<
                 rng.gen::<u64>() & lanes
             },
             op: !self.draining && rng.gen_bool(0.5),
-            pc: [0x10u64, 0x20, 0x30][rng.gen_range(0..3)] & ones(PCW),
+            pc: (0x10 + 4 * rng.gen_range(0..pcs)) & ones(PCW),
             hit_mask: (0..LANES).fold(0, |m, c| {
                 m | (u64::from(rng.gen_ratio(self.hit_percent, 100)) << c)
             }),
@@ -262,6 +267,17 @@ impl<
             "MDT bitmasks == MCB threads waiting or ready",
             mcb == want.waiting,
             || format!("mdt {:x} mcb {mcb:x}", want.waiting),
+        )?;
+        let slip_forbid = want.slip_limit & i.branch_mask != 0;
+        contract(
+            "an MDT of an entry per lane never refuses for want of an entry",
+            M < LANES || !want.block || slip_forbid || want.active & i.hit_mask == 0,
+            || {
+                format!(
+                    "M {M}, {LANES} lanes: refused with entries {:x}",
+                    want.mdt_valid
+                )
+            },
         )?;
         contract(
             "a warp at the slip limit issues no divergent memory op",

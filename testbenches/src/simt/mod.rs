@@ -1,15 +1,21 @@
 //! Benches of the SIMT core (docs/core.md §8, `weft run --rtl`).
 use crate::presets::Preset;
-use weft_hdl::presets::SimtCore4x4;
+use weft_hdl::presets::{SimtCore2x2, SimtCore4x4};
 
 pub mod simt_core;
 
 /// Every SIMT core preset.
 pub fn presets() -> Vec<Preset> {
-    vec![Preset::of::<SimtCore4x4>(
-        "simt_core_4x4",
-        "SIMT core, 4 warps x 4 lanes: RV32IM, round-robin fetch, PDOM stacks, coalescing load/store unit, CTA launch and barriers (LWM §2, CAPRI §2.1)",
-    )]
+    vec![
+        Preset::of::<SimtCore4x4>(
+            "simt_core_4x4",
+            "SIMT core, 4 warps x 4 lanes: RV32IM, round-robin fetch, PDOM stacks, coalescing load/store unit, CTA launch and barriers (LWM §2, CAPRI §2.1)",
+        ),
+        Preset::of::<SimtCore2x2>(
+            "simt_core_2x2",
+            "SIMT core, 2 warps x 2 lanes, 256 instructions: the 4x4 core's RTL sized for the formal proofs and an iCE40 (LWM §2, CAPRI §2.1)",
+        ),
+    ]
 }
 
 use crate::memory::Timing;
@@ -47,13 +53,14 @@ pub struct RtlOptions<'a> {
 }
 
 /// The `simt_core...` presets `weft run --rtl` takes.
-pub const RTL_PRESETS: &[&str] = &["simt_core_4x4"];
+pub const RTL_PRESETS: &[&str] = &["simt_core_4x4", "simt_core_2x2"];
 
 /// Why `program` cannot run on the RTL core `preset` with `launch`, if it cannot
 /// (before any work: `weft_setup` has not run).
 pub fn check_kernel(preset: &str, program: &Program, launch: Launch) -> Result<(), String> {
     match preset {
         "simt_core_4x4" => simt_core::check(program, launch, 4, 4, 12),
+        "simt_core_2x2" => simt_core::check(program, launch, 2, 2, 8),
         _ => Err(format!(
             "unknown RTL core `{preset}`; valid: {}",
             RTL_PRESETS.join(", ")
@@ -71,6 +78,7 @@ pub fn run_kernel(
 ) -> Result<RtlRun, String> {
     match preset {
         "simt_core_4x4" => run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>(program, launch, options),
+        "simt_core_2x2" => run_on::<2, 2, 4, 3, 1, 1, 8, 6, 64, 8>(program, launch, options),
         _ => Err(format!(
             "unknown RTL core `{preset}`; valid: {}",
             RTL_PRESETS.join(", ")

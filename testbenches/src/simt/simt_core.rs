@@ -622,6 +622,13 @@ pub mod preset_kernel {
     pub fn launch() -> Launch {
         Launch::new(THREADS, 8).expect("a valid launch")
     }
+
+    /// The bench's launch on a core of `warps` x `lanes`: four CTAs of 8 threads, or of
+    /// as many as the core holds (`simt_core_2x2`: 16 threads in CTAs of 4).
+    pub fn launch_for(warps: usize, lanes: usize) -> Launch {
+        let cta = 8.min(warps * lanes) as u32;
+        Launch::new(4 * cta, cta).expect("a valid launch")
+    }
 }
 
 impl<
@@ -650,11 +657,62 @@ impl<
         Box::new(
             SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>::for_program(
                 &program,
-                preset_kernel::launch(),
+                preset_kernel::launch_for(W, L),
                 Timing::default(),
                 1_000_000,
             )
             .expect("the preset kernel loads"),
         )
     }
+    /// The harness reads the registers of 2 warps of 2 lanes with 4-entry stacks: the
+    /// size the proofs fit (`simt_core_2x2`; the instruction RAM becomes flip-flops).
+    fn properties() -> Option<crate::presets::Properties> {
+        (W == 2 && L == 2 && DEPTH == 4 && IAW <= 8).then_some(crate::presets::Properties {
+            harness: include_str!("simt_core.props.v"),
+            planted: PLANTED,
+        })
+    }
 }
+
+/// Bugs planted in the exported Verilog (of `simt_core_2x2`), each caught by the
+/// property named; a property other than an invariant (`p_inv_*`) is caught by its own
+/// clause, the invariants holding (`tests/prove.rs`). Each shows within a few cycles of
+/// reset, before the 32-cycle launch of a warp ends.
+const PLANTED: &[(&str, &str, &str)] = &[
+    // The second warp of a CTA starts at the first one's threads plus one warp.
+    (
+        "p_inv_launch",
+        "launch_base$d = zero32;",
+        "launch_base$d = lanes32;",
+    ),
+    // A warp's stack starts with the threads it was not given.
+    (
+        "p_inv_stack_threads",
+        "entry_mask$0$d = init_mask;",
+        "entry_mask$0$d = ~init_mask;",
+    ),
+    // The scheduler offers the warps that do not run: a free warp issues.
+    (
+        "p_inv_in_flight",
+        "scheduler$ready = live;",
+        "scheduler$ready = ~live;",
+    ),
+    // A CTA's last lane counts one thread too many.
+    (
+        "p_launch_mask",
+        "if ((launch_base$q + lane_num$1) < cta_size) begin",
+        "if ((launch_base$q + lane_num$1) <= cta_size) begin",
+    ),
+    // The issue shows while the scheduler picks, before the instruction is in flight.
+    (
+        "p_issue",
+        "issue = state$q == at_decode;",
+        "issue = state$q == at_sched;",
+    ),
+    // Reset leaves the stacks' overflow set.
+    (
+        "p_two_lanes_never_overflow",
+        "overflowed$d = 1'b0;",
+        "overflowed$d = 1'b1;",
+    ),
+];
