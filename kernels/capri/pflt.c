@@ -22,18 +22,22 @@
  * particle seeds from an LCG (Rodinia: time(0) * i). Nparticles = 3072 a filter in CTAs of
  * 512 (Rodinia's threads_per_block): the resampling loop makes the work quadratic in the
  * particles (the paper counts 4 G thread instructions), so two waves of 30 cores as one
- * filter (61 440 particles) would need 9 G. Scaled instead to FILTERS = 20 independent
- * filters of 3072 particles on the same video, each with its own seeds, CDF and u (120
- * CTAs: two waves of 30 cores of 2 CTAs; the study's first input is one filter, 6 CTAs,
+ * filter (61 440 particles) would need 9 G. Scaled instead to FILTERS = 30 independent
+ * filters of 3072 particles on the same video, each with its own seeds, CDF and u (180
+ * CTAs: three waves of 30 cores of 2 CTAs; the study's first input is one filter, 6 CTAs,
  * 0.1 waves: pflt_small.c). A thread's work is Rodinia's, but a CTA's grows with its place
- * in its filter (its particles' u, so their resampling loops, come later), so WPDOM's tail
- * is 24.9% (748 M thread instructions). cos and log are written out, branch-free as the
- * GPU's are. */
+ * in its filter (its particles' u, so their resampling loops, come later: the last of a
+ * filter's 6 CTAs costs several times the first). Launched in filter order (Rodinia's
+ * blockIdx order, filter after filter), 20 filters leave WPDOM a tail of 24.9% of its
+ * core-cycles; so the grid launches the filters' CTAs last chunk first (weft's choice: a
+ * stated order, each CTA's particles Rodinia's), 13.8% at 20 filters and 8.1% at 30
+ * (1.13 G thread instructions). cos and log are written out, branch-free as the GPU's
+ * are. */
 #include "weft.h"
 
 #define NP 3072 /* particles a filter */
 #ifndef FILTERS /* the study's first input sets it */
-#define FILTERS 20
+#define FILTERS 30
 #endif
 #define NT (FILTERS * NP) /* particles, one thread each */
 #define ISZX 128
@@ -43,7 +47,9 @@
 #define DISK 9
 #define COUNT_ONES 69
 #define INT_MAX_ 2147483647
-WEFT_LAUNCH(NT, 512);
+#define CTA 512 /* Rodinia's threads_per_block */
+#define CHUNKS (NP / CTA) /* CTAs a filter */
+WEFT_LAUNCH(NT, CTA);
 
 int32_t video[MAX_SIZE];
 int32_t objxy[COUNT_ONES * 2];
@@ -193,7 +199,12 @@ void weft_setup(void) {
 }
 
 void weft_kernel(void) {
-    int i = (int)weft_tid(), p0 = i / NP * NP; /* the particle, its filter's first */
+    /* CTA c runs chunk CHUNKS - 1 - c / FILTERS of filter c % FILTERS: the grid launches
+     * every filter's last chunk first (their resampling loops are the longest), then the
+     * second last, ..., so the cheap first chunks fill the last wave. */
+    int t = (int)weft_tid(), c = t / CTA;
+    int p0 = c % FILTERS * NP;                               /* its filter's first particle */
+    int i = p0 + (CHUNKS - 1 - c / FILTERS) * CTA + t % CTA; /* the particle */
     const float *cdf = CDF + p0;                 /* its filter's CDF */
     /* find_index_kernel */
     int index = -1;
