@@ -96,8 +96,9 @@ fn listing(name: &str) -> Listing {
 }
 
 /// Divergent kernels with jumps (capri/bfs), proven-uniform branches that run
-/// (lwm/sort, capri/tpacf) and branches where compaction pays.
-const KERNELS: &[&str] = &["capri/bfs", "lwm/sort", "capri/tpacf"];
+/// (lwm/sort, capri/tpacf at its first input: the scaled input's code) and branches where
+/// compaction pays.
+const KERNELS: &[&str] = &["capri/bfs", "lwm/sort", "capri/tpacf_small"];
 const SCHEMES: &[&str] = &["tbc", "tbc+", "capri"];
 
 /// Every conditional branch of the listing has a row (under `tbc` every jump a warp

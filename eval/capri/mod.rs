@@ -52,11 +52,15 @@ pub const CHOICES: [(&str, &str, &str); 3] = [
 
 /// The kernels' first inputs, by the workload scaled from them: (workload, the first
 /// input's kernel). Kept as workloads of their own to measure what the scaling changes.
-pub const FIRST_INPUTS: [(&str, &str); 6] = [
+pub const FIRST_INPUTS: [(&str, &str); 10] = [
     ("bfs", "bfs_small"),
     ("mum", "mum_small"),
+    ("mumpp", "mumpp_small"),
     ("backp", "backp_small"),
+    ("tpacf", "tpacf_small"),
     ("ray", "ray_small"),
+    ("lib", "lib_small"),
+    ("pflt", "pflt_small"),
     ("cfd", "cfd_small"),
     ("qsrdm", "qsrdm_small"),
 ];
@@ -75,9 +79,8 @@ pub const CAUSES: [(&str, &[&str]); 5] = [
 ];
 
 /// The rows of "From weft to the paper" that run, as the number of [`CAUSES`] each
-/// switches: the study's first machine, and every cause of the machine at once (each
-/// cause alone is a row of its own when listed here).
-pub const ROWS: [usize; 2] = [0, CAUSES.len()];
+/// switches: the study's first machine, then one more cause a row.
+pub const ROWS: [usize; CAUSES.len() + 1] = [0, 1, 2, 3, 4, 5];
 
 /// A scheme of the headline (Fig. 11's means), as a row of "From weft to the paper" runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

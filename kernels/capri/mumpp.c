@@ -9,15 +9,26 @@
  * min(lcp(lo), lcp(hi)) (Manber & Myers' skip) until a mismatch or the query's end;
  * the longest match met is recorded if it is at least min_match_len long. Inputs as
  * mum.c's (a 20 000-base reference at 35% GC, 25-base reads drawn from a 5.2 Mbp genome,
- * -l 20, CTAs of 256), but 9 984 queries (39 CTAs), not MUM's 50 000: a
- * start costs a whole binary search here (about 15 probes of a few bases each, some 4 000
- * instructions a query against MUM's 750), so the 40 M instruction budget holds fewer
- * queries than one wave of 30 cores. weft_setup sorts the suffixes (merge sort).
+ * -l 20, CTAs of 256), 61 440 queries (240 CTAs: two waves of 30 cores of 4 CTAs), where
+ * the study's first input had 9 984 (39 CTAs, 0.3 waves: mumpp_small.c): a start costs a
+ * whole binary search here (about 15 probes of a few bases each, some 4 000 instructions
+ * a query against MUM's 750). More queries of the same kind; WPDOM's tail stays 11.5%
+ * (14.2% at 360 CTAs, three waves: not the waves' rounding). The CTAs do the same work
+ * (counted: every CTA's base comparisons within 1.6% of their mean, 50 329); the tail is
+ * the sticky round robin's (§4: a CTA's warps keep priority), under which a core's 4 CTAs
+ * end one after another (the first at cycle 380 000, the 120th about 650 000), so the
+ * last CTAs start late on few cores: with `--set sticky_cta=false` the tail is 0.9%
+ * (775 346 cycles against 868 028; `weft run kernels/capri/mumpp.c --machine capri
+ * --set divergence=pdom [--set sticky_cta=false] --json`).
+ * weft_setup sorts the suffixes (merge sort).
  * Barrier-free: the native run is the oracle. */
 #include "weft.h"
 
 #define CTA 256
-#define QUERIES (39 * CTA)
+#ifndef CTAS /* the study's first input sets it */
+#define CTAS 240
+#endif
+#define QUERIES (CTAS * CTA)
 #define QLEN 25
 #define MIN_MATCH 20
 #define STARTS (QLEN - MIN_MATCH + 1)

@@ -19,14 +19,27 @@
  * at the end of find_index_kernel guards no shared data and is left out.
  * Inputs: Rodinia's video (128 x 128 pixels, 10 frames, a disk of 228 moving by (+1, -2)
  * per frame on 100, noise 5 N(0,1)) from a seeded LCG, particles starting at the centre,
- * particle seeds from an LCG (Rodinia: time(0) * i). Nparticles = 3072 in CTAs of 512
- * (Rodinia's threads_per_block): the resampling loop makes the work quadratic in the
- * particles (the paper counts 4 G thread instructions), so two waves of 30 cores (61 440
- * particles) would need 9 G; 3072 particles fill 6 CTAs. cos and log are written out,
- * branch-free as the GPU's are. */
+ * particle seeds from an LCG (Rodinia: time(0) * i). Nparticles = 3072 a filter in CTAs of
+ * 512 (Rodinia's threads_per_block): the resampling loop makes the work quadratic in the
+ * particles (the paper counts 4 G thread instructions), so two waves of 30 cores as one
+ * filter (61 440 particles) would need 9 G. Scaled instead to FILTERS = 30 independent
+ * filters of 3072 particles on the same video, each with its own seeds, CDF and u (180
+ * CTAs: three waves of 30 cores of 2 CTAs; the study's first input is one filter, 6 CTAs,
+ * 0.1 waves: pflt_small.c). A thread's work is Rodinia's, but a CTA's grows with its place
+ * in its filter (its particles' u, so their resampling loops, come later: the last of a
+ * filter's 6 CTAs costs several times the first). Launched in filter order (Rodinia's
+ * blockIdx order, filter after filter), 20 filters leave WPDOM a tail of 24.9% of its
+ * core-cycles; so the grid launches the filters' CTAs last chunk first (weft's choice: a
+ * stated order, each CTA's particles Rodinia's), 13.8% at 20 filters and 8.1% at 30
+ * (1.13 G thread instructions). cos and log are written out, branch-free as the GPU's
+ * are. */
 #include "weft.h"
 
-#define NP 3072
+#define NP 3072 /* particles a filter */
+#ifndef FILTERS /* the study's first input sets it */
+#define FILTERS 30
+#endif
+#define NT (FILTERS * NP) /* particles, one thread each */
 #define ISZX 128
 #define ISZY 128
 #define NFR 10
@@ -34,14 +47,16 @@
 #define DISK 9
 #define COUNT_ONES 69
 #define INT_MAX_ 2147483647
-WEFT_LAUNCH(NP, 512);
+#define CTA 512 /* Rodinia's threads_per_block */
+#define CHUNKS (NP / CTA) /* CTAs a filter */
+WEFT_LAUNCH(NT, CTA);
 
 int32_t video[MAX_SIZE];
 int32_t objxy[COUNT_ONES * 2];
-int32_t seed[NP];
-float arrayX[NP], arrayY[NP], xj[NP], yj[NP], nextX[NP], nextY[NP];
-float CDF[NP], u[NP], weights[NP], likelihood[NP];
-int32_t ind[NP * COUNT_ONES];
+int32_t seed[NT];
+float arrayX[NT], arrayY[NT], xj[NT], yj[NT], nextX[NT], nextY[NT];
+float CDF[NT], u[NT], weights[NT], likelihood[NT];
+int32_t ind[NT * COUNT_ONES];
 
 static float from_bits(uint32_t b) {
     union { uint32_t b; float f; } v = {b};
@@ -160,37 +175,46 @@ void weft_setup(void) {
                 n++;
             }
     uint32_t t = 7;
-    for (int i = 0; i < NP; i++) {
+    for (int i = 0; i < NT; i++) {
         t = t * 1664525u + 1013904223u;
         seed[i] = (int32_t)(t >> 1);
     }
-    /* Frame 1, serially: every particle from the centre, its likelihood, the normalised
-     * weights, the CDF and u. */
-    float top = -1e30f;
-    for (int i = 0; i < NP; i++) {
-        likelihood[i] = move_and_likelihood(i, 64.0f, 64.0f, 1, seed, &arrayX[i], &arrayY[i]);
-        if (likelihood[i] > top) top = likelihood[i];
+    /* Frame 1 of each filter, serially: every particle from the centre, its likelihood,
+     * the normalised weights, the CDF and u. */
+    for (int f = 0; f < FILTERS; f++) {
+        int p0 = f * NP;
+        float top = -1e30f;
+        for (int i = p0; i < p0 + NP; i++) {
+            likelihood[i] = move_and_likelihood(i, 64.0f, 64.0f, 1, seed, &arrayX[i], &arrayY[i]);
+            if (likelihood[i] > top) top = likelihood[i];
+        }
+        float total = 0.0f;
+        for (int i = p0; i < p0 + NP; i++) total += weights[i] = ex(likelihood[i] - top);
+        for (int i = p0; i < p0 + NP; i++) weights[i] /= total;
+        CDF[p0] = weights[p0];
+        for (int i = p0 + 1; i < p0 + NP; i++) CDF[i] = weights[i] + CDF[i - 1];
+        float u1 = (1.0f / (float)NP) * randu(seed, p0);
+        for (int i = 0; i < NP; i++) u[p0 + i] = u1 + (float)i / (float)NP;
     }
-    float total = 0.0f;
-    for (int i = 0; i < NP; i++) total += weights[i] = ex(likelihood[i] - top);
-    for (int i = 0; i < NP; i++) weights[i] /= total;
-    CDF[0] = weights[0];
-    for (int i = 1; i < NP; i++) CDF[i] = weights[i] + CDF[i - 1];
-    float u1 = (1.0f / (float)NP) * randu(seed, 0);
-    for (int i = 0; i < NP; i++) u[i] = u1 + (float)i / (float)NP;
 }
 
 void weft_kernel(void) {
-    int i = (int)weft_tid();
+    /* CTA c runs chunk CHUNKS - 1 - c / FILTERS of filter c % FILTERS: the grid launches
+     * every filter's last chunk first (their resampling loops are the longest), then the
+     * second last, ..., so the cheap first chunks fill the last wave. */
+    int t = (int)weft_tid(), c = t / CTA;
+    int p0 = c % FILTERS * NP;                               /* its filter's first particle */
+    int i = p0 + (CHUNKS - 1 - c / FILTERS) * CTA + t % CTA; /* the particle */
+    const float *cdf = CDF + p0;                 /* its filter's CDF */
     /* find_index_kernel */
     int index = -1;
     for (int x = 0; x < NP; x++) {
-        if (CDF[x] >= u[i]) {
+        if (cdf[x] >= u[i]) {
             index = x;
             break;
         }
     }
-    index = picki(index == -1, NP - 1, index);
+    index = p0 + picki(index == -1, NP - 1, index);
     xj[i] = arrayX[index];
     yj[i] = arrayY[index];
     /* likelihood_kernel, frame 2 (it starts from the resampled particle) */

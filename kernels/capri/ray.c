@@ -15,16 +15,20 @@
  * spheres resting on it, placed by a seeded LCG, the original's light at (10, 10, 10),
  * the eye above the floor looking 14 degrees up (a floor pixel costs two bounces or more,
  * so a view mostly of the floor costs 48 M thread instructions, over the budget of 40 M).
- * A 384 x 320 image (122 880 threads, 960 CTAs: four waves of 30 cores of 8 CTAs, where
- * GPGPU-Sim's run renders 256 x 256, 1.7 waves) in CTAs of 16 x 8 pixels (128 threads, the ISPASS'09 block; a warp is two
- * 16-pixel rows). */
+ * A 512 x 384 image (196 608 threads, 1 536 CTAs: 6.4 waves of 30 cores of 8 CTAs, where
+ * GPGPU-Sim's run renders 256 x 256, 1.7 waves) in CTAs of 16 x 8 pixels (128 threads, the
+ * ISPASS'09 block; a warp is two 16-pixel rows). A pixel spans 2 / min(W, H) of the view
+ * plane, so the scaling shows more of the scene at a finer grain. The costly floor pixels
+ * are the bottom rows, the last CTAs in raster order: WPDOM's tail is 12.4% at 384 x 320
+ * (4 waves), 12.2% at 384 x 480 (6 waves) and 8.1% here (`weft run kernels/capri/ray.c
+ * --machine capri --set divergence=pdom`). */
 #include "weft.h"
 
 #ifndef W /* the study's first input sets it */
-#define W 384
+#define W 512
 #endif
 #ifndef H /* the study's first input sets it */
-#define H 320
+#define H 384
 #endif
 #define BX 16
 #define BY 8

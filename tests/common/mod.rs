@@ -45,7 +45,8 @@ pub const KERNEL_FOLDERS: [&str; 5] = ["micro", "lwm", "capri", "dom", "vgiw"];
 
 /// Whether `name` is a scaled input with a `NAME_small` twin: the same code (the twin
 /// `#include`s it) at the study's first input. Tests that check code on every variant
-/// run the twin there and the scaled input once, so its cost is paid once.
+/// run the twin there and the scaled input once (tests/kernels.rs: in an ignored test,
+/// minutes of CPU), so its cost is paid once.
 pub fn has_small_twin(name: &str) -> bool {
     Path::new(ROOT)
         .join(format!("kernels/{name}_small.c"))
