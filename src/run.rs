@@ -439,11 +439,12 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
         }
         None => None,
     };
+    let simulator = match args.rtl_sim {
+        RtlSim::RustHdl => rtl::RtlSimulator::RustHdl,
+        RtlSim::Verilator => rtl::RtlSimulator::Verilator,
+    };
     let options = rtl::RtlOptions {
-        simulator: match args.rtl_sim {
-            RtlSim::RustHdl => rtl::RtlSimulator::RustHdl,
-            RtlSim::Verilator => rtl::RtlSimulator::Verilator,
-        },
+        simulator,
         max_cycles: args.max_cycles,
         max_instructions: args.max_instructions,
         memory: weft_testbenches::memory::Timing::no_stalls(),
@@ -481,7 +482,7 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
             "threads": launch.threads,
             "cta": launch.cta,
             "timing": "rtl",
-            "simulator": match args.rtl_sim { RtlSim::RustHdl => "rust-hdl", RtlSim::Verilator => "verilator" },
+            "simulator": simulator.name(),
             "machine": params.iter().map(|(k, v)| (k.to_lowercase(), serde_json::Value::from(*v))).chain([("preset".to_string(), serde_json::Value::from(preset))]).collect::<serde_json::Map<_, _>>(),
             "cycles": c.cycles,
             "thread_instructions": c.thread_instructions,
@@ -525,10 +526,7 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
             "simulated in {:.2} s: {:.0} cycles/s ({})",
             r.seconds,
             r.cycles_per_second,
-            match args.rtl_sim {
-                RtlSim::RustHdl => "rust-hdl",
-                RtlSim::Verilator => "Verilator",
-            }
+            simulator.name()
         );
         for (name, hex) in dumps {
             println!("{name} {hex}");

@@ -16,7 +16,8 @@
 //! `-2^31 / -1` needs no case: |a| = 2^31, the quotient 2^31 is not negated, so the
 //! result is `-2^31` and the remainder 0, as RISC-V defines.
 //!
-//! Latency: `done` nine cycles after `start`, for a multiply as for a divide; `result` is valid while `done`, and `busy` falls on the edge after `done`.
+//! Latency: `done` nine cycles after `start`, for a multiply as for a divide; `result`
+//! is valid while `done`, and `busy` falls on the edge after `done`.
 //! Storage: 3 + 3 + 1 flip-flops, the multiplier's 2 x 33 + 32 + 4 and the divider's
 //! 3 x 32 + 4.
 use crate::cgrf::divider_copy::DividerCopy;

@@ -47,6 +47,16 @@ pub enum RtlSimulator {
     Verilator,
 }
 
+impl RtlSimulator {
+    /// As `--rtl-sim` and `--json`'s `simulator` name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RtlSimulator::RustHdl => "rust-hdl",
+            RtlSimulator::Verilator => "verilator",
+        }
+    }
+}
+
 /// How `run_kernel` runs.
 pub struct RtlOptions<'a> {
     pub simulator: RtlSimulator,

@@ -180,6 +180,23 @@ pub(crate) fn image_words(image: &Image) -> HashMap<u32, u32> {
         .collect()
 }
 
+/// `image` with its bytes read from `words` (little-endian words by address; a word
+/// `words` lacks reads 0): the inverse of [`image_words`].
+pub(crate) fn with_words(mut image: Image, words: &HashMap<u32, u32>) -> Image {
+    let base = image.base;
+    for (i, b) in image.bytes.iter_mut().enumerate() {
+        let addr = base + i as u32;
+        let word = words.get(&(addr & !3)).copied().unwrap_or(0);
+        *b = (word >> (8 * (addr & 3))) as u8;
+    }
+    image
+}
+
+/// The end of the private stacks of a core of `warps` x `lanes` threads.
+pub(crate) fn private_end(warps: usize, lanes: usize) -> u64 {
+    PRIVATE_BASE + (warps * lanes) as u64 * STACK_BYTES
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     Reset,
@@ -318,20 +335,13 @@ impl<
 
     /// The image after the run: the initial image with the core's memory written back.
     pub fn final_image(&self) -> Image {
-        let mut image = self.kernel.image.clone();
-        let base = image.base;
-        for (i, b) in image.bytes.iter_mut().enumerate() {
-            let addr = base + i as u32;
-            let word = self.memory.get(&(addr & !3)).copied().unwrap_or(0);
-            *b = (word >> (8 * (addr & 3))) as u8;
-        }
-        image
+        with_words(self.kernel.image.clone(), &self.memory)
     }
 
     fn in_image(&self, addr: u32) -> bool {
         let image = &self.kernel.image;
         let end = image.end();
-        let private_end = PRIVATE_BASE + (W * L) as u64 * STACK_BYTES;
+        let private_end = private_end(W, L);
         (u64::from(addr) + 4 * L as u64 > u64::from(image.base) && u64::from(addr) < end)
             || (u64::from(addr) >= PRIVATE_BASE && u64::from(addr) < private_end)
     }

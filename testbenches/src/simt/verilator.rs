@@ -5,7 +5,7 @@
 //! `target/rtl-verilator/`; a run writes the loaded kernel to a file the harness reads
 //! and reads back the counts and the memory.
 
-use super::simt_core::{image_words, Counts, Loaded};
+use super::simt_core::{image_words, private_end, with_words, Counts, Loaded};
 use super::RtlRun;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 use weft_flow::cosim::verilator_build;
-use weft_hdl::simt::simt_core::{PRIVATE_BASE, STACK_BYTES};
+use weft_hdl::simt::simt_core::PRIVATE_BASE;
 use weft_sim::core::image::Image;
 
 /// Where built harnesses are kept (relative to the working directory, like the
@@ -273,7 +273,7 @@ fn kernel_file(kernel: &Loaded, lanes: usize, warps: usize, max_cycles: u64) -> 
     let memory = image_words(image);
     let mut words: Vec<(&u32, &u32)> = memory.iter().collect();
     words.sort_unstable();
-    let private_end = PRIVATE_BASE + (warps * lanes) as u64 * STACK_BYTES;
+    let private_end = private_end(warps, lanes);
     let l = kernel.launch;
     let mut f = String::new();
     let _ = writeln!(
@@ -343,7 +343,7 @@ pub fn run(
 /// The harness's answer: the counts line (cycles, warp and thread instructions, line
 /// requests, cycles simulated, seconds, cycles in each core state), then `address word` for each word of the
 /// image's range the run wrote or was given.
-fn parse(text: &str, mut image: Image, started: Instant) -> Result<RtlRun, String> {
+fn parse(text: &str, image: Image, started: Instant) -> Result<RtlRun, String> {
     let mut lines = text.lines();
     let first = lines.next().ok_or("the Verilator run wrote nothing")?;
     if let Some(why) = first.strip_prefix("error ") {
@@ -388,15 +388,8 @@ fn parse(text: &str, mut image: Image, started: Instant) -> Result<RtlRun, Strin
             .ok_or_else(|| format!("malformed Verilator memory line `{l}`"))?;
         memory.insert(a, w);
     }
-    let base = image.base;
-    for (i, b) in image.bytes.iter_mut().enumerate() {
-        let addr = base + i as u32;
-        if let Some(word) = memory.get(&(addr & !3)) {
-            *b = (word >> (8 * (addr & 3))) as u8;
-        }
-    }
     Ok(RtlRun {
-        image,
+        image: with_words(image, &memory),
         counts,
         seconds: started.elapsed().as_secs_f64(),
         cycles_per_second: simulated as f64 / run_seconds.max(1e-9),
