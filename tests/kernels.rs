@@ -67,7 +67,14 @@ const VARIANTS: &[&[&str]] = &[
     ],
     &["cores=2", "l2_kb=64"],
     &["l1_mshrs=1", "l1_mshr_merge=1", "dram_scheduler=fr-fcfs"],
-    &["l1_kb=1", "l1_ways=1", "dram_gbps=4", "sfu_latency=0"],
+    &[
+        "l1_kb=1",
+        "l1_ways=1",
+        "dram_gbps=4",
+        "sfu_latency=0",
+        "sfu_interval=3",
+        "sfu_multiply=true",
+    ],
     &["scoreboard=true", "fetch_group=4"],
     LWM256_2LEV2,
     &[
@@ -240,6 +247,7 @@ fn check_counts(name: &str, sets: &[&str], m: &Machine, s: &Stats) {
     assert!(s.simd_utilisation <= 1.0 + 1e-9, "{at}");
     let st = &s.stalls;
     let reasons = st.memory_serialization
+        + st.sfu
         + st.memory
         + st.barrier
         + st.compaction

@@ -58,6 +58,10 @@ pub fn sltiu(rd: u32, rs1: u32, imm: i32) -> u32 {
 pub fn add(rd: u32, rs1: u32, rs2: u32) -> u32 {
     r_type(0, rs2, rs1, 0, rd)
 }
+/// `mul` (RV32M): the ALU lanes, or the special function unit with `sfu_multiply`.
+pub fn mul(rd: u32, rs1: u32, rs2: u32) -> u32 {
+    r_type(1, rs2, rs1, 0, rd)
+}
 /// `div` (RV32M): the special function unit.
 pub fn div(rd: u32, rs1: u32, rs2: u32) -> u32 {
     r_type(1, rs2, rs1, 4, rd)

@@ -26,6 +26,10 @@ pub struct Core {
     pub pipeline_depth: u32,
     pub sfu_lanes: u32,
     pub sfu_latency: u32,
+    /// Cycles a pass of the special function unit holds the issue slot (1: pipelined).
+    pub sfu_interval: u32,
+    /// Multiplies run on the special function unit (else on the ALU lanes).
+    pub sfu_multiply: bool,
     pub private_latency: u32,
     pub shared_latency: u32,
 }
@@ -49,6 +53,8 @@ impl Core {
             pipeline_depth: k.pipeline_depth,
             sfu_lanes: k.sfu_lanes,
             sfu_latency: k.sfu_latency,
+            sfu_interval: k.sfu_interval,
+            sfu_multiply: k.sfu_multiply,
             private_latency: k.private_latency,
             shared_latency: k.shared_latency,
         };
@@ -61,6 +67,7 @@ impl Core {
             ("stack_entries", c.stack_entries),
             ("pipeline_depth", c.pipeline_depth),
             ("sfu_lanes", c.sfu_lanes),
+            ("sfu_interval", c.sfu_interval),
             ("private_latency", c.private_latency),
             ("shared_latency", c.shared_latency),
         ])?;

@@ -142,6 +142,8 @@ pub struct Keys {
     pub pipeline_depth: u32,
     pub sfu_lanes: u32,
     pub sfu_latency: u32,
+    pub sfu_interval: u32,
+    pub sfu_multiply: bool,
     pub private_latency: u32,
     pub shared_latency: u32,
     pub l1_kb: u32,
@@ -256,6 +258,14 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("sfu_lanes", "special function unit lanes (divide, remainder, square root)"),
     ("sfu_latency", "extra cycles of a special function unit operation"),
+    (
+        "sfu_interval",
+        "cycles each pass of the special function unit (sfu_lanes threads) holds the issue slot: 1 = pipelined, a pass a cycle; more = an unpipelined unit (the RTL core's shared multiply/divide unit: 10, one lane a pass)",
+    ),
+    (
+        "sfu_multiply",
+        "true: multiplies (mul, mulh*) run on the special function unit, as on the RTL core's shared multiply/divide unit; false: on the ALU lanes, one cycle",
+    ),
     ("private_latency", "cycles of a private (per-thread stack) access in the memory stage"),
     (
         "shared_latency",

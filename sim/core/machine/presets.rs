@@ -39,6 +39,10 @@ impl Keys {
             pipeline_depth: 7,
             sfu_lanes: 8,
             sfu_latency: 8,
+            // weft's choice on every paper's machine (none states these): a pipelined
+            // unit, multiplies on the ALU lanes.
+            sfu_interval: 1,
+            sfu_multiply: false,
             private_latency: 1,
             // The paper gives no shared memory; on chip like its L1, so its latency.
             shared_latency: 1,

@@ -15,8 +15,9 @@
 //!   lines arrive); branches, jumps and barriers wait until they resolve, and a warp has
 //!   one load outstanding at a time.
 //! - **Occupancy.** Most instructions take the single issue slot for one cycle. A
-//!   special function (divide, remainder, square root) takes ⌈active / `sfu_lanes`⌉
-//!   cycles and `sfu_latency` more to complete. A global memory instruction takes one
+//!   special function (divide, remainder, square root; multiplies too with
+//!   `sfu_multiply`) takes ⌈active / `sfu_lanes`⌉ passes of `sfu_interval` cycles
+//!   each (1: pipelined) and `sfu_latency` more to complete. A global memory instruction takes one
 //!   cycle per distinct line its threads touch (the coalescer serves one line per cycle;
 //!   the pipeline stalls behind it, LWM §2.2); private (stack) accesses are banked by
 //!   lane and take `private_latency`.

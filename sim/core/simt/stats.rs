@@ -12,6 +12,9 @@ use serde::Serialize;
 pub struct Stalls {
     /// The coalescer serves the second and later lines of a memory instruction.
     pub memory_serialization: u64,
+    /// An unpipelined special function unit (`sfu_interval` > 1) holds the issue slot
+    /// between its passes.
+    pub sfu: u64,
     /// No warp ready; some wait for memory.
     pub memory: u64,
     /// No warp ready; none waits for memory, some wait at a barrier.
@@ -377,6 +380,11 @@ impl Stats {
             "stalls_memory_serialization",
             "idle: memory serialization",
             st.memory_serialization,
+        );
+        f.add_count(
+            "stalls_sfu",
+            "idle: the unpipelined SFU between passes",
+            st.sfu,
         );
         f.add_count("stalls_memory", "idle: waiting for memory", st.memory);
         f.add_count("stalls_barrier", "idle: waiting at a barrier", st.barrier);

@@ -126,6 +126,41 @@ fn a_divide_occupies_the_issue_slot_per_sfu_lanes_and_adds_its_latency() {
     assert_eq!(s.stalls.empty, D - 1);
 }
 
+#[test]
+fn an_unpipelined_sfu_takes_multiplies_and_holds_the_issue_slot_between_passes() {
+    // The RTL core's shared multiply/divide unit: one lane a pass, 10 cycles a pass.
+    let interval = 10;
+    let words = [csrr(A0, TID), addi(A1, A0, 1), mul(A2, A0, A1), ret()];
+    // By default a multiply is an ALU instruction: four issues, `D` apart.
+    assert_eq!(time(&words, &one_warp(&[]), 32, 32).cycles, 4 * D);
+    let m = one_warp(&[
+        "sfu_lanes=1",
+        "sfu_latency=0",
+        "sfu_interval=10",
+        "sfu_multiply=true",
+    ]);
+    let s = time(&words, &m, 32, 32);
+    // The multiply issues at 2D and holds the slot 32 passes of 10 cycles; it completes
+    // `D + 320 - 1` after it issues; the return then takes `D`.
+    let occupancy = 32 * interval;
+    let multiply = 2 * D;
+    let completes = multiply + D + occupancy - 1;
+    assert_eq!(s.cycles, completes + D);
+    assert_eq!(s.operations.mul, 32);
+    // A pass starts one thread; the slot is held, idle, the 9 other cycles of a pass.
+    assert_eq!(s.active_lanes_histogram[1], 32);
+    assert_eq!(s.stalls.sfu, 32 * (interval - 1));
+    assert_eq!(
+        s.stalls.pipeline,
+        2 * (D - 1) + (completes - multiply - occupancy)
+    );
+    assert_eq!(s.stalls.empty, D - 1);
+    assert_eq!(s.idle_cycles, s.cycles - 32 - 3);
+    // A divide takes the same unit the same way.
+    let words = [csrr(A0, TID), addi(A1, A0, 1), div(A2, A0, A1), ret()];
+    assert_eq!(time(&words, &m, 32, 32).cycles, completes + D);
+}
+
 /// Odd threads take one path (two instructions), even threads the other (one); both
 /// meet at the add after them (the branch's immediate post-dominator).
 fn odd_even() -> Vec<u32> {

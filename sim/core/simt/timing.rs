@@ -33,18 +33,27 @@ impl Core {
         if self.executed.global {
             warp.data_at = now + depth - 1;
         }
+        // The unit that times it: multiplies on the SFU with `sfu_multiply`.
+        let unit = match step.unit {
+            Unit::Mul if m.sfu_multiply => Unit::Sfu,
+            u => u,
+        };
         for group in &self.groups {
             let n = group.lanes.count_ones();
             c.carried_threads += u64::from(n);
             let histogram = &mut c.histogram;
-            let (occupancy, done) = match step.unit {
+            let (occupancy, done) = match unit {
                 Unit::Sfu => {
+                    // A pass a cycle (or a pass every `sfu_interval` cycles: an
+                    // unpipelined unit holds the issue slot between its passes).
                     let per = m.sfu_lanes;
-                    let cycles = n.div_ceil(per);
-                    for k in 0..cycles {
+                    let passes = n.div_ceil(per);
+                    for k in 0..passes {
                         histogram[(n - k * per).min(per) as usize] += 1;
                     }
-                    let cycles = u64::from(cycles);
+                    let interval = u64::from(m.sfu_interval);
+                    c.stalls.sfu += u64::from(passes) * (interval - 1);
+                    let cycles = u64::from(passes) * interval;
                     (
                         cycles,
                         start + depth + cycles - 1 + u64::from(m.sfu_latency),
