@@ -170,8 +170,13 @@ pub type Fabric32 = crate::cgrf::fabric::Fabric<32, 5>;
 // The SIMT core (docs/core.md §8)
 /// `simt_core_4x4`: 4 warps x 4 lanes, 8-entry stacks, 4 096 instructions, lines of
 /// 4 words (16 bytes): the small core for tests and an FPGA.
-pub type SimtCore4x4 = crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>;
+pub type SimtCore4x4 =
+    crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>;
+/// `simt_core_4x4` with the two-level scheduler: 2 fetch groups of 2 warps (a test
+/// instance, not exported).
+pub type SimtCore4x4TwoLevel =
+    crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 2, 2, 1, 1>;
 /// `simt_core_2x2`: 2 warps x 2 lanes, 4-entry stacks (a 2-lane warp nests at most
 /// base + 2 paths), 256 instructions (4 iCE40 block RAMs), lines of 2 words (8 bytes):
 /// the core for the formal proofs and an iCE40.
-pub type SimtCore2x2 = crate::simt::simt_core::SimtCore<2, 2, 4, 3, 1, 1, 8, 6, 64, 8>;
+pub type SimtCore2x2 = crate::simt::simt_core::SimtCore<2, 2, 4, 3, 1, 1, 8, 6, 64, 8, 2, 1, 1, 1>;

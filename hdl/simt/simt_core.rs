@@ -85,7 +85,10 @@ fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
 
 /// `W` warps x `L` lanes; stacks of `DEPTH` entries (`DW = clog2(DEPTH+1)`); `WW =
 /// clog2(W)`, `LW = clog2(L)`; `2^IAW` instructions; `RAW = WW + 5` (register RAM
-/// address); lines of `LB = 32 L` bits with `SB = 4 L` byte strobes.
+/// address); lines of `LB = 32 L` bits with `SB = 4 L` byte strobes; fetch groups of `G`
+/// warps (`GS = W / G` groups, `GW = max(1, clog2(GS))`, `GLW = max(1, clog2(G))`): `G = W`
+/// is round robin, fewer the two-level scheduler (a group keeps priority while any of its
+/// warps runs).
 #[derive(LogicBlock)]
 pub struct SimtCore<
     const W: usize,
@@ -98,6 +101,10 @@ pub struct SimtCore<
     const RAW: usize,
     const LB: usize,
     const SB: usize,
+    const G: usize,
+    const GS: usize,
+    const GW: usize,
+    const GLW: usize,
 > {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high: idle, every warp free.
@@ -152,7 +159,7 @@ pub struct SimtCore<
     regs: [RAM<Bits<32>, RAW>; L],
     alu: [IntAlu; L],
     decoder: Decoder,
-    scheduler: TwoLevelScheduler<W, W, 1, WW, 1, WW>,
+    scheduler: TwoLevelScheduler<W, G, GS, WW, GW, GLW>,
     policy: Pdom<W, L, DEPTH, DW, WW>,
     mul_div: MulDiv,
     widen_rpc: Widen<32, 64>,
@@ -342,7 +349,11 @@ impl<
         const RAW: usize,
         const LB: usize,
         const SB: usize,
-    > Default for SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>
+        const G: usize,
+        const GS: usize,
+        const GW: usize,
+        const GLW: usize,
+    > Default for SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>
 {
     fn default() -> Self {
         assert!(W >= 2 && L >= 2, "at least 2 warps of 2 lanes");
@@ -573,7 +584,11 @@ impl<
         const RAW: usize,
         const LB: usize,
         const SB: usize,
-    > Logic for SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>
+        const G: usize,
+        const GS: usize,
+        const GW: usize,
+        const GLW: usize,
+    > Logic for SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>
 {
     #[hdl_gen]
     fn update(&mut self) {

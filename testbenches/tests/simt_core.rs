@@ -20,7 +20,7 @@ use weft_testbenches::simt::simt_core::{
 };
 use weft_testbenches::simt::{run_kernel, RtlOptions, RtlSimulator};
 
-type Core4x4 = SimtCoreBench<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>;
+type Core4x4 = SimtCoreBench<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -242,6 +242,68 @@ fn every_integer_kernel_runs_on_the_core_under_verilator_to_the_functional_image
             eprintln!(
                 "{k} ({threads} threads, CTAs of {cta}): {} cycles, {} thread / {} warp instructions, {} line requests, {:.0} cycles/s under Verilator",
                 c.cycles, c.thread_instructions, c.warp_instructions, c.line_requests, r.cycles_per_second
+            );
+        }
+    });
+}
+
+/// The core with the two-level scheduler (2 fetch groups of 2 warps) runs kernels to the
+/// functional run's image with the thread and warp instructions of the model in the
+/// matching configuration (`fetch_group = 2`; PDOM per warp, so the counts do not
+/// depend on the order the warps issue in).
+#[test]
+fn the_two_level_scheduler_core_runs_kernels_with_the_models_counts() {
+    use weft_sim::core::machine::Machine;
+    use weft_sim::core::simt::{run as model_run, Options};
+    on_big_stack(|| {
+        for (k, threads, cta) in [("micro/cta_sum.c", 32, 16), ("micro/rtl_diamond.c", 32, 8)] {
+            let k = format!("kernels/{k}");
+            let launch = Launch::new(threads, cta).unwrap();
+            let functional = functional::run(clone_program(&program(&k)), launch, 100_000_000)
+                .unwrap()
+                .image;
+            let mut progress = |_| {};
+            let options = RtlOptions {
+                simulator: RtlSimulator::RustHdl,
+                max_cycles: 1_000_000,
+                max_instructions: 100_000_000,
+                memory: Timing::no_stalls(),
+                seed: 1,
+                vcd: None,
+                progress: &mut progress,
+            };
+            let r = weft_testbenches::simt::run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 2, 2, 1, 1>(
+                "simt_core_4x4_two_level",
+                program(&k),
+                launch,
+                options,
+            )
+            .unwrap_or_else(|e| panic!("{k}: {e}"));
+            assert_eq!(r.image.bytes, functional.bytes, "{k}");
+            let mut m = Machine::lwm();
+            m.set_all(&[
+                "lanes=4",
+                "warps=4",
+                "warp_size=4",
+                "fetch_group=2",
+                "stack_entries=8",
+                "pipeline_depth=4",
+                "l1_line=16",
+                "sfu_lanes=1",
+            ])
+            .unwrap();
+            let options = Options {
+                max_cycles: 10_000_000,
+                max_instructions: 100_000_000,
+                progress: &mut |_, _, _, _| {},
+                trace: None,
+                two_level_always: false,
+            };
+            let model = model_run(program(&k), launch, &m, options).unwrap().stats;
+            assert_eq!(
+                (r.counts.thread_instructions, r.counts.warp_instructions),
+                (model.thread_instructions, model.warp_instructions),
+                "{k}"
             );
         }
     });

@@ -98,10 +98,10 @@ pub fn run_kernel(
 ) -> Result<RtlRun, String> {
     match preset {
         "simt_core_4x4" => {
-            run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16>(preset, program, launch, options)
+            run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>(preset, program, launch, options)
         }
         "simt_core_2x2" => {
-            run_on::<2, 2, 4, 3, 1, 1, 8, 6, 64, 8>(preset, program, launch, options)
+            run_on::<2, 2, 4, 3, 1, 1, 8, 6, 64, 8, 2, 1, 1, 1>(preset, program, launch, options)
         }
         _ => Err(format!(
             "unknown RTL core `{preset}`; valid: {}",
@@ -110,8 +110,10 @@ pub fn run_kernel(
     }
 }
 
+/// Runs `program` on the core of these parameters (`run_kernel`'s arms; tests run
+/// instances that are not presets, as the two-level scheduler's).
 #[allow(clippy::too_many_arguments)]
-fn run_on<
+pub fn run_on<
     const W: usize,
     const L: usize,
     const DEPTH: usize,
@@ -122,6 +124,10 @@ fn run_on<
     const RAW: usize,
     const LB: usize,
     const SB: usize,
+    const G: usize,
+    const GS: usize,
+    const GW: usize,
+    const GLW: usize,
 >(
     preset: &str,
     program: Program,
@@ -142,7 +148,7 @@ fn run_on<
         return verilator::run(preset, &verilog, kernel, W, L, options.max_cycles);
     }
     let started = Instant::now();
-    let mut bench = SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>::new(
+    let mut bench = SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>::new(
         kernel,
         None,
         options.memory,

@@ -266,8 +266,12 @@ pub struct SimtCoreBench<
     const RAW: usize,
     const LB: usize,
     const SB: usize,
+    const G: usize,
+    const GS: usize,
+    const GW: usize,
+    const GLW: usize,
 > {
-    pub uut: SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>,
+    pub uut: SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>,
     pub kernel: Loaded,
     /// The functional run's words after the kernel, over the image.
     golden: Option<HashMap<u32, u32>>,
@@ -296,7 +300,11 @@ impl<
         const RAW: usize,
         const LB: usize,
         const SB: usize,
-    > SimtCoreBench<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>
+        const G: usize,
+        const GS: usize,
+        const GW: usize,
+        const GLW: usize,
+    > SimtCoreBench<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>
 {
     /// A bench for `kernel`; with `golden`, the memory at `done` is checked against the
     /// functional run of `program` (the same program `kernel` was loaded from).
@@ -371,7 +379,11 @@ impl<
         const RAW: usize,
         const LB: usize,
         const SB: usize,
-    > Bench for SimtCoreBench<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>
+        const G: usize,
+        const GS: usize,
+        const GW: usize,
+        const GLW: usize,
+    > Bench for SimtCoreBench<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>
 {
     crate::bench_rtl_access!(clocked);
 
@@ -677,7 +689,12 @@ impl<
         const RAW: usize,
         const LB: usize,
         const SB: usize,
-    > crate::presets::Tested for SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>
+        const G: usize,
+        const GS: usize,
+        const GW: usize,
+        const GLW: usize,
+    > crate::presets::Tested
+    for SimtCore<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>
 {
     fn params() -> Vec<(&'static str, usize)> {
         vec![
@@ -690,7 +707,7 @@ impl<
     fn bench() -> Box<dyn Bench> {
         let program = preset_kernel::program();
         Box::new(
-            SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB>::for_program(
+            SimtCoreBench::<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>::for_program(
                 &program,
                 preset_kernel::launch_for(W, L),
                 Timing::default(),
