@@ -17,6 +17,8 @@ pub struct Cosim {
     pub recorded: RunReport,
     /// One replay per simulator, in the order asked.
     pub replays: Vec<CosimReport>,
+    /// The cycles each replay was asked to replay (the first of the recorded ones).
+    pub replay_cycles: Vec<u64>,
 }
 
 impl Cosim {
@@ -53,14 +55,14 @@ impl Cosim {
     pub fn failures(&self) -> Vec<String> {
         self.replays
             .iter()
-            .filter(|r| r.mismatches > 0 || r.cycles != self.cycles)
-            .map(|r| {
+            .zip(&self.replay_cycles)
+            .filter(|(r, &asked)| r.mismatches > 0 || r.cycles != asked)
+            .map(|(r, asked)| {
                 format!(
-                    "{}: {} mismatches over {} of {} cycles",
+                    "{}: {} mismatches over {} of {asked} cycles",
                     r.simulator.name(),
                     r.mismatches,
                     r.cycles,
-                    self.cycles
                 )
             })
             .collect()
@@ -86,10 +88,30 @@ pub fn cosimulate(
     simulators: &[Simulator],
     dir: &Path,
 ) -> Result<Cosim, String> {
+    let replays: Vec<(Simulator, u64)> = simulators.iter().map(|&s| (s, cycles)).collect();
+    cosimulate_prefixes(preset, cycles, seed, &replays, dir)
+}
+
+/// [`cosimulate`] with each simulator replaying the first `n` of the `cycles` recorded
+/// (`n` at most `cycles`): Icarus replays about 5 000 cycles a second, Verilator hundreds
+/// of thousands, so a long recording can be Verilator's alone past Icarus's prefix.
+pub fn cosimulate_prefixes(
+    preset: &Preset,
+    cycles: u64,
+    seed: u64,
+    replays: &[(Simulator, u64)],
+    dir: &Path,
+) -> Result<Cosim, String> {
+    if let Some((s, n)) = replays.iter().find(|(_, n)| *n == 0 || *n > cycles) {
+        return Err(format!(
+            "{} cannot replay {n} of {cycles} recorded cycles",
+            s.name()
+        ));
+    }
     if cycles == 0 {
         return Err("--cycles must be at least 1".into());
     }
-    for s in simulators {
+    for (s, _) in replays {
         s.tool().find()?;
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -117,23 +139,46 @@ pub fn cosimulate(
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))
     };
     write("dut.v", preset.exported())?;
-    write(
-        "tb.v",
-        weft_flow::cosim::testbench(preset.name, clocked, &ports, "vectors.txt"),
-    )?;
-    write(
-        "harness.cpp",
-        weft_flow::cosim::verilator_harness(clocked, &ports, "vectors.txt"),
-    )?;
-    let mut replays = vec![];
-    for &s in simulators {
-        replays.push(weft_flow::cosim::replay(s, preset.name, dir)?);
+    let mut reports = vec![];
+    for &(s, n) in replays {
+        let vectors = if n < cycles {
+            let prefix = format!("vectors_first_{n}.txt");
+            first_cycles(&vectors_path, &dir.join(&prefix), n)?;
+            prefix
+        } else {
+            "vectors.txt".to_string()
+        };
+        match s {
+            Simulator::Icarus => write(
+                "tb.v",
+                weft_flow::cosim::testbench(preset.name, clocked, &ports, &vectors),
+            )?,
+            Simulator::Verilator => write(
+                "harness.cpp",
+                weft_flow::cosim::verilator_harness(clocked, &ports, &vectors),
+            )?,
+        }
+        reports.push(weft_flow::cosim::replay(s, preset.name, dir)?);
     }
     Ok(Cosim {
         preset: preset.name.to_string(),
         cycles,
         seed,
         recorded,
-        replays,
+        replays: reports,
+        replay_cycles: replays.iter().map(|r| r.1).collect(),
     })
+}
+
+/// Copies the header and the first `n` cycles of the vector file `from` to `to`.
+fn first_cycles(from: &Path, to: &Path, n: u64) -> Result<(), String> {
+    use std::io::{BufRead, BufWriter, Write};
+    let open = std::fs::File::open(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    let create = std::fs::File::create(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let mut out = BufWriter::new(create);
+    for line in std::io::BufReader::new(open).lines().take(n as usize + 1) {
+        let line = line.map_err(|e| format!("{}: {e}", from.display()))?;
+        writeln!(out, "{line}").map_err(|e| format!("{}: {e}", to.display()))?;
+    }
+    out.flush().map_err(|e| format!("{}: {e}", to.display()))
 }
