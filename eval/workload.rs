@@ -1,6 +1,7 @@
 //! The workloads: C kernels of one folder, found once and compiled once.
 use std::path::{Path, PathBuf};
-use weft_sim::core::functional::{Launch, Program};
+use std::sync::OnceLock;
+use weft_sim::core::functional::{self, Launch, Program};
 use weft_sim::core::image::Image;
 use weft_sim::core::machine::Machine;
 use weft_sim::core::simt::{self, Options, TimedRun};
@@ -10,6 +11,64 @@ pub struct Workload {
     pub name: String,
     pub image: Image,
     pub launch: Launch,
+    /// The memory its functional run leaves, run once when first asked
+    /// ([`Workload::check_memory`]).
+    functional: OnceLock<Result<Vec<u8>, String>>,
+}
+
+impl Workload {
+    pub fn new(name: String, image: Image, launch: Launch) -> Workload {
+        Workload {
+            name,
+            image,
+            launch,
+            functional: OnceLock::new(),
+        }
+    }
+
+    /// The memory the functional run leaves (every thread run to its end, no timing),
+    /// after checking each `expected_X` reference the kernel computes against its `X`.
+    fn functional(&self) -> Result<&[u8], String> {
+        let run = || -> Result<Vec<u8>, String> {
+            let run = functional::run(
+                Program::new(self.image.clone()),
+                self.launch,
+                unlimited().max_instructions,
+            )?;
+            let image = &run.image;
+            for reference in image.symbols.keys() {
+                if let Some(output) = reference.strip_prefix("expected_") {
+                    if image.symbol_bytes(output)? != image.symbol_bytes(reference)? {
+                        return Err(format!(
+                            "the functional run's `{output}` differs from its reference"
+                        ));
+                    }
+                }
+            }
+            Ok(run.image.bytes)
+        };
+        self.functional
+            .get_or_init(run)
+            .as_deref()
+            .map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    /// Whether a timed run left `timed`, the functional run's memory byte for byte: an
+    /// error naming the first address that differs (a timing model that changed what the
+    /// kernel computes).
+    pub fn check_memory(&self, timed: &Image) -> Result<(), String> {
+        let oracle = self.functional()?;
+        match (0..oracle.len().max(timed.bytes.len()))
+            .find(|&i| oracle.get(i) != timed.bytes.get(i))
+        {
+            None => Ok(()),
+            Some(at) => Err(format!(
+                "{}: the timed run's memory differs from the functional run's at {:#x}",
+                self.name,
+                timed.base as usize + at
+            )),
+        }
+    }
 }
 
 fn stem(path: &Path) -> &str {
@@ -54,11 +113,11 @@ pub fn compile(path: &Path) -> Result<Workload, String> {
     let (threads, cta) = image
         .launch
         .ok_or_else(|| in_kernel("no WEFT_LAUNCH".into()))?;
-    Ok(Workload {
+    Ok(Workload::new(
         name,
         image,
-        launch: Launch::new(threads, cta).map_err(in_kernel)?,
-    })
+        Launch::new(threads, cta).map_err(in_kernel)?,
+    ))
 }
 
 /// A run without limits, progress output or trace.
@@ -118,6 +177,33 @@ mod tests {
         assert!(
             missing.contains("--only nosuch: no nosuch.c in"),
             "{missing}"
+        );
+    }
+
+    #[test]
+    fn a_timed_run_is_checked_against_the_functional_runs_memory() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = folder("memory", &[]);
+        let elf = weft_flow::kernel::compile(
+            &root.join("kernels/micro/saxpy.c"),
+            &root.join(weft_flow::kernel::INCLUDE),
+            &dir.join("saxpy.elf"),
+        )
+        .unwrap();
+        let image = Image::from_elf(&std::fs::read(elf).unwrap()).unwrap();
+        let (threads, cta) = image.launch.unwrap();
+        let w = Workload::new("saxpy".into(), image, Launch::new(threads, cta).unwrap());
+        let mut run = run_to_end(&w, &Machine::lwm()).unwrap();
+        assert_eq!(w.check_memory(&run.image), Ok(()));
+        // One byte of the output changed: the run fails, naming where.
+        let y = run.image.symbols["y"].addr;
+        run.image.bytes[(y - run.image.base) as usize + 5] ^= 1;
+        assert_eq!(
+            w.check_memory(&run.image),
+            Err(format!(
+                "saxpy: the timed run's memory differs from the functional run's at {:#x}",
+                y + 5
+            ))
         );
     }
 

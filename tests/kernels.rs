@@ -1565,7 +1565,11 @@ fn capri_workloads_match_their_oracle_on_the_baseline_and_under_compaction() {
 /// The scaled capri inputs (a few billion thread instructions, minutes of CPU: a
 /// benchmark, not CI's) match their oracle: each workload with a `_small` twin on the
 /// baseline (its twin runs every variant in CI), each variant that `#include`s one on
-/// every variant.
+/// every variant. `weft eval capri` checks every one of its runs (each scheme of the
+/// study on these inputs) against the workload's functional run and its `expected_`
+/// references, failing on a byte that differs (eval/workload.rs `check_memory`); what
+/// only this test checks is the functional run against the native build (the kernels
+/// without barriers) and tpacf_branch under large warps and DoM.
 #[test]
 #[ignore = "the scaled capri inputs, minutes of CPU: `cargo test --release --test kernels capri_scaled -- --ignored`"]
 fn capri_scaled_inputs_match_their_oracle() {

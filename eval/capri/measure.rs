@@ -97,9 +97,11 @@ impl Compaction {
     }
 }
 
-/// Runs `w` on the SIMT core with `machine`, with thread block compaction's counts.
+/// Runs `w` on the SIMT core with `machine`, with thread block compaction's counts; a
+/// run that leaves other memory than the workload's functional run is an error.
 pub fn measure(w: &Workload, machine: &Machine) -> Result<Measured<Counts>, String> {
     let run = run_to_end(w, machine).map_err(|e| format!("{}: {e}", w.name))?;
+    w.check_memory(&run.image)?;
     let compaction = Compaction::of(&run.stats.figures(), w, machine.core().cores)
         .map_err(|e| format!("{}: {e}", w.name))?;
     Ok(Measured::of(run.stats, run.seconds)?.with(Counts { compaction }))

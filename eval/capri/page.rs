@@ -244,7 +244,10 @@ impl CapriPage<'_> {
              CTA's others, then warps are formed anew), TBC+ (no wait at jumps nor at branches \
              proven uniform), CAPRI 1b-Sticky and 1b-Latest ({} CAPT entries; a diverged warp \
              waits only where the CAPT predicts compaction pays). Performance is IPC \
-             normalised to WPDOM; every scheme runs the same thread instructions (checked). \
+             normalised to WPDOM; every scheme runs the same thread instructions (checked), \
+             and every run leaves the kernel's functional run's memory, byte for byte, whose \
+             `expected_` references match their outputs (checked as each run ends: a run \
+             that differs fails the study). \
              Class means are harmonic, as the paper's Fig. 11. Each scheme's `sets` in \
              `capri.json` is the `--set` list that reproduces any of its runs with \
              `weft run kernels/capri/WORKLOAD.c --machine capri --set ...`.\n\n",
@@ -575,7 +578,10 @@ impl CapriPage<'_> {
                  per cycle, its MSHRs, the DRAM timing, the write policy, the occupancy \
                  limit, the inputs). Not tried: MSHRs without inter-warp merging \
                  (`l1_mshr_merge=1`, GPGPU-Sim 2.x's `-gpgpu_interwarp_mshr_merge 0`), {}three \
-                 input seeds (the spread a difference must exceed). No row switches a \
+                 input seeds (the spread a difference must exceed: not measured; every \
+                 kernel but qsrdm draws its input from an LCG seeded by a constant in its \
+                 source, with no key or define to change it, and qsrdm's input is the CUDA \
+                 SDK's deterministic sequence from seed 0). No row switches a \
                  kernel's register count: neither the paper (Table 2 gives instructions and \
                  SIMD utilisation) nor the kernels' sources give one, so every kernel takes \
                  `thread_registers` = 16 (weft's choice), at which the register file binds no \
