@@ -102,14 +102,14 @@ pub fn cosimulate_prefixes(
     replays: &[(Simulator, u64)],
     dir: &Path,
 ) -> Result<Cosim, String> {
+    if cycles == 0 {
+        return Err("--cycles must be at least 1".into());
+    }
     if let Some((s, n)) = replays.iter().find(|(_, n)| *n == 0 || *n > cycles) {
         return Err(format!(
             "{} cannot replay {n} of {cycles} recorded cycles",
             s.name()
         ));
-    }
-    if cycles == 0 {
-        return Err("--cycles must be at least 1".into());
     }
     for (s, _) in replays {
         s.tool().find()?;
