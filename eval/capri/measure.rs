@@ -55,6 +55,14 @@ pub struct Compaction {
     pub compacted_warps: u64,
     /// CAPT entries valid at most (on any core).
     pub capt_most_entries: u64,
+    /// Warp-cycles stalled warps waited for their CTA, by what the branch instance was:
+    /// a jump; a branch proven uniform; one the CTA's threads all took one way (not
+    /// proven); warp-uniform but CTA-divergent; one a warp split on.
+    pub wait_jump: u64,
+    pub wait_uniform: u64,
+    pub wait_cta_uniform: u64,
+    pub wait_warp_uniform: u64,
+    pub wait_divergent: u64,
 }
 
 impl Compaction {
@@ -93,6 +101,11 @@ impl Compaction {
             warps_after: policy("tbc_warps_after")?,
             compacted_warps: policy("tbc_compacted_warps")?,
             capt_most_entries: policy("capt_most_entries")?,
+            wait_jump: policy("tbc_wait_jump")?,
+            wait_uniform: policy("tbc_wait_uniform")?,
+            wait_cta_uniform: policy("tbc_wait_cta_uniform")?,
+            wait_warp_uniform: policy("tbc_wait_warp_uniform")?,
+            wait_divergent: policy("tbc_wait_divergent")?,
         })
     }
 }

@@ -78,6 +78,15 @@ pub const CAUSES: [(&str, &[&str]); 5] = [
     ("the occupancy limit", &["core_registers", "shared_kb"]),
 ];
 
+/// The cause "From weft to the paper" switches after the preset, on the scaled inputs:
+/// (what changes, its `--set`). GPGPU-Sim 2.x merges no misses of different warps in an
+/// MSHR by default (`-gpgpu_interwarp_mshr_merge 0`); the preset's `l1_mshr_merge` is
+/// weft's choice (docs/core.md §3).
+pub const PAST_THE_PRESET: (&str, &str) = (
+    "MSHRs without inter-warp merging (GPGPU-Sim 2.x's `-gpgpu_interwarp_mshr_merge 0`)",
+    "l1_mshr_merge=1",
+);
+
 /// The rows of "From weft to the paper" that run, as the number of [`CAUSES`] each
 /// switches: the study's first machine, then one more cause a row.
 pub const ROWS: [usize; CAUSES.len() + 1] = [0, 1, 2, 3, 4, 5];
@@ -116,6 +125,12 @@ pub enum Scheme {
         causes: usize,
         scheme: Headline,
     },
+    /// The last row of "From weft to the paper": the preset with [`PAST_THE_PRESET`]
+    /// switched, on the scaled inputs.
+    PastThePreset(Headline),
+    /// WPDOM with CTAs issued round robin, not sticky (`sticky_cta=false`): what the
+    /// preset's sticky round robin (the paper's §4) adds to WPDOM's tail.
+    WpdomNotSticky,
 }
 
 /// The study: the `capri` preset's CAPT size is 1b-Latest's default.
@@ -202,20 +217,21 @@ impl Study for Capri {
                     .map(|&scheme| Scheme::Row { causes, scheme }),
             );
         }
+        all.extend(Headline::ALL.map(Scheme::PastThePreset));
+        all.push(Scheme::WpdomNotSticky);
         all
     }
 
     /// The rows run on the first inputs and on the Table 2 workloads not scaled (and
-    /// WPDOM, the baseline, on the first inputs too); the other points run on every
-    /// workload but the first inputs.
+    /// WPDOM, the baseline, on the first inputs too), the row past the preset and WPDOM
+    /// not sticky on Table 2's workloads; the other points run on every workload but the
+    /// first inputs.
     fn runs_on(&self, s: &Scheme, w: &str) -> bool {
         let first = FIRST_INPUTS.iter().any(|&(_, v)| v == w);
+        let table2 = paper::divergent(w).is_some();
         match s {
-            Scheme::Row { .. } => {
-                first
-                    || (paper::divergent(w).is_some()
-                        && !FIRST_INPUTS.iter().any(|&(of, _)| of == w))
-            }
+            Scheme::Row { .. } => first || (table2 && !FIRST_INPUTS.iter().any(|&(of, _)| of == w)),
+            Scheme::PastThePreset(_) | Scheme::WpdomNotSticky => table2,
             Scheme::Wpdom => true,
             _ => !first,
         }
@@ -240,13 +256,25 @@ impl Study for Capri {
             }
             return sets;
         }
+        if let Scheme::PastThePreset(scheme) = *s {
+            let mut sets = self.sets(&self.scheme(scheme));
+            sets.push(PAST_THE_PRESET.1.into());
+            return sets;
+        }
+        if let Scheme::WpdomNotSticky = s {
+            let mut sets = self.sets(&Scheme::Wpdom);
+            sets.push("sticky_cta=false".into());
+            return sets;
+        }
         let (divergence, history, entries) = match *s {
             Scheme::Wpdom => ("pdom", "latest", self.capt_entries),
             Scheme::Tbc => ("tbc", "latest", self.capt_entries),
             Scheme::TbcPlus => ("tbc+", "latest", self.capt_entries),
             Scheme::Sticky => ("capri", "sticky", self.capt_entries),
             Scheme::Latest(n) => ("capri", "latest", n),
-            Scheme::Row { .. } => unreachable!("a row's sets are its scheme's and its causes'"),
+            Scheme::Row { .. } | Scheme::PastThePreset(_) | Scheme::WpdomNotSticky => {
+                unreachable!("a row's sets are its scheme's and its causes'")
+            }
         };
         vec![
             format!("divergence={divergence}"),
@@ -272,6 +300,13 @@ impl Study for Capri {
                     .map(|(c, _)| format!(" + {c}"))
                     .collect::<String>()
             ),
+            Scheme::PastThePreset(scheme) => format!(
+                "{}, row {}: the preset + {}",
+                self.label(&self.scheme(scheme)),
+                ROWS.len() + 1,
+                PAST_THE_PRESET.0
+            ),
+            Scheme::WpdomNotSticky => "WPDOM, round robin not sticky".into(),
         }
     }
 
