@@ -172,8 +172,8 @@ pub type Fabric32 = crate::cgrf::fabric::Fabric<32, 5>;
 /// 4 words (16 bytes): the small core for tests and an FPGA.
 pub type SimtCore4x4 =
     crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>;
-/// `simt_core_4x4` with the two-level scheduler: 2 fetch groups of 2 warps (a test
-/// instance, not exported).
+/// `simt_core_4x4_two_level`: `simt_core_4x4` fetched by the two-level scheduler in 2
+/// fetch groups of 2 warps (LWM §3.2; the model's `fetch_group = 2`).
 pub type SimtCore4x4TwoLevel =
     crate::simt::simt_core::SimtCore<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 2, 2, 1, 1>;
 /// `simt_core_2x2`: 2 warps x 2 lanes, 4-entry stacks (a 2-lane warp nests at most

@@ -292,9 +292,9 @@ fn follows_two_level_order(order: &[Issued], warps: usize, group: usize) -> Resu
     Ok(())
 }
 
-/// The core with the two-level scheduler (2 fetch groups of 2 warps) runs kernels to the
-/// functional run's image with the thread and warp instructions of the model in the
-/// matching configuration (`fetch_group = 2`; PDOM per warp, so the counts do not
+/// The core with the two-level scheduler (`simt_core_4x4_two_level`: 2 fetch groups of 2
+/// warps) runs kernels to the functional run's image with the thread and warp
+/// instructions of the model in the matching configuration (`fetch_group = 2`; PDOM per warp, so the counts do not
 /// depend on the order the warps issue in), and issues in the two-level order: checked
 /// against the contract from the warps offered at each grant, and shown to differ from
 /// round robin's (the same kernel on the round-robin core follows round robin's order
@@ -311,7 +311,7 @@ fn the_two_level_scheduler_core_issues_in_its_order_and_runs_kernels_with_the_mo
                 .unwrap()
                 .image;
             let mut progress = |_| {};
-            let r = weft_testbenches::simt::run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 2, 2, 1, 1>(
+            let r = run_kernel(
                 "simt_core_4x4_two_level",
                 program(&k),
                 launch,
@@ -326,14 +326,13 @@ fn the_two_level_scheduler_core_issues_in_its_order_and_runs_kernels_with_the_mo
                 follows_two_level_order(order, 4, 4).is_err(),
                 "{k}: round robin's order too"
             );
-            let round_robin =
-                weft_testbenches::simt::run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>(
-                    "simt_core_4x4",
-                    program(&k),
-                    launch,
-                    no_stall_run(&mut progress),
-                )
-                .unwrap_or_else(|e| panic!("{k}: {e}"));
+            let round_robin = run_kernel(
+                "simt_core_4x4",
+                program(&k),
+                launch,
+                no_stall_run(&mut progress),
+            )
+            .unwrap_or_else(|e| panic!("{k}: {e}"));
             let order = &round_robin.counts.issue_order;
             follows_two_level_order(order, 4, 4)
                 .unwrap_or_else(|e| panic!("{k}, round robin: {e}"));

@@ -1,6 +1,6 @@
 //! Benches of the SIMT core (docs/core.md §8, `weft run --rtl`).
 use crate::presets::Preset;
-use weft_hdl::presets::{SimtCore2x2, SimtCore4x4, SimtCore8x8};
+use weft_hdl::presets::{SimtCore2x2, SimtCore4x4, SimtCore4x4TwoLevel, SimtCore8x8};
 
 pub mod simt_core;
 pub mod verilator;
@@ -19,6 +19,10 @@ pub fn presets() -> Vec<Preset> {
         Preset::of::<SimtCore8x8>(
             "simt_core_8x8",
             "SIMT core, 8 warps x 8 lanes, 16-entry stacks: the 4x4 core's RTL at 8 warps of 8 threads (LWM §2, CAPRI §2.1)",
+        ),
+        Preset::of::<SimtCore4x4TwoLevel>(
+            "simt_core_4x4_two_level",
+            "SIMT core, 4 warps x 4 lanes fetched by the two-level scheduler in 2 groups of 2 warps: the 4x4 core's RTL with two-level fetch (LWM §3.2)",
         ),
     ]
 }
@@ -82,6 +86,7 @@ const RTL_CORES: &[(&str, usize, usize, usize)] = &[
     ("simt_core_4x4", 4, 4, 12),
     ("simt_core_2x2", 2, 2, 8),
     ("simt_core_8x8", 8, 8, 12),
+    ("simt_core_4x4_two_level", 4, 4, 12),
 ];
 
 /// The `simt_core...` presets `weft run --rtl` takes.
@@ -124,14 +129,16 @@ pub fn run_kernel(
         "simt_core_8x8" => run_on::<8, 8, 16, 5, 3, 3, 12, 8, 256, 32, 8, 1, 1, 3>(
             preset, program, launch, options,
         ),
+        "simt_core_4x4_two_level" => {
+            run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 2, 2, 1, 1>(preset, program, launch, options)
+        }
         _ => Err(unknown_core(preset)),
     }
 }
 
-/// Runs `program` on the core of these parameters (`run_kernel`'s arms; tests run
-/// instances that are not presets, as the two-level scheduler's).
+/// Runs `program` on the core of these parameters (`run_kernel`'s arms).
 #[allow(clippy::too_many_arguments)]
-pub fn run_on<
+fn run_on<
     const W: usize,
     const L: usize,
     const DEPTH: usize,
