@@ -2,9 +2,9 @@
 //! the hardware measured on weft's RTL. Every workload of `kernels/capri/` runs on the
 //! `capri` machine (30 cores) under WPDOM (a divergence stack per warp, the baseline),
 //! TBC, TBC+, CAPRI 1b-Sticky and 1b-Latest, and 1b-Latest with 1, 2, 4, 8, 16 and
-//! unlimited CAPT entries (Fig. 12). "From weft to the paper" adds the runs that switch
-//! one cause of a difference at a time ([`Row`]): from the `gt200` values the study first
-//! ran to the preset's, on the kernels' first inputs ([`FIRST_INPUTS`], workloads of
+//! unlimited CAPT entries (Fig. 12, on the divergent set). "From weft to the paper" adds
+//! the runs that switch one cause of a difference at a time ([`Row`]): from the `gt200`
+//! values the study first ran to the preset's, on the kernels' first inputs ([`FIRST_INPUTS`], workloads of
 //! their own, kept out of the means). The page (`capri.md`), the data (`capri.json`) and
 //! the charts (`capri-*.svg`) are written to `--out`.
 //!
@@ -224,8 +224,9 @@ impl Study for Capri {
 
     /// The rows run on the first inputs and on the Table 2 workloads not scaled (and
     /// WPDOM, the baseline, on the first inputs too), the row past the preset and WPDOM
-    /// not sticky on Table 2's workloads; the other points run on every workload but the
-    /// first inputs.
+    /// not sticky on Table 2's workloads; Fig. 12's CAPT sizes on the divergent set (the
+    /// paper's figure shows divergent workloads only); the other points run on every
+    /// workload but the first inputs.
     fn runs_on(&self, s: &Scheme, w: &str) -> bool {
         let first = FIRST_INPUTS.iter().any(|&(_, v)| v == w);
         let table2 = paper::divergent(w).is_some();
@@ -233,6 +234,7 @@ impl Study for Capri {
             Scheme::Row { .. } => first || (table2 && !FIRST_INPUTS.iter().any(|&(of, _)| of == w)),
             Scheme::PastThePreset(_) | Scheme::WpdomNotSticky => table2,
             Scheme::Wpdom => true,
+            Scheme::Latest(n) if *n != self.capt_entries => paper::divergent(w) == Some(true),
             _ => !first,
         }
     }
@@ -320,5 +322,25 @@ impl Study for Capri {
 
     fn page(&self, runs: &Runs<Scheme, Counts>) -> Page {
         page::page(self, runs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fig_12s_capt_sizes_run_on_the_divergent_set_only() {
+        let c = Capri::new();
+        assert!(c.runs_on(&Scheme::Latest(1), "mum"));
+        assert!(c.runs_on(&Scheme::Latest(0), "bfs"));
+        assert!(!c.runs_on(&Scheme::Latest(1), "pflt"));
+        assert!(!c.runs_on(&Scheme::Latest(0), "mum_switch"));
+        assert!(!c.runs_on(&Scheme::Latest(16), "mum_small"));
+        // The preset's CAPT is the study's CAPRI 1b-Latest: every workload but the first
+        // inputs.
+        assert!(c.runs_on(&c.latest(), "pflt"));
+        assert!(c.runs_on(&c.latest(), "mum_switch"));
+        assert!(!c.runs_on(&c.latest(), "mum_small"));
     }
 }
