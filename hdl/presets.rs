@@ -180,3 +180,9 @@ pub type SimtCore4x4TwoLevel =
 /// base + 2 paths), 256 instructions (4 iCE40 block RAMs), lines of 2 words (8 bytes):
 /// the core for the formal proofs and an iCE40.
 pub type SimtCore2x2 = crate::simt::simt_core::SimtCore<2, 2, 4, 3, 1, 1, 8, 6, 64, 8, 2, 1, 1, 1>;
+/// `simt_core_8x8`: 8 warps x 8 lanes, 16-entry stacks (weft's choice: 7 nested
+/// divergent branches; deeper raises `error`), 4 096 instructions, lines of 8 words (32
+/// bytes): the larger core, 64 threads, the largest whose report flow ends in minutes
+/// (docs/core.md §8).
+pub type SimtCore8x8 =
+    crate::simt::simt_core::SimtCore<8, 8, 16, 5, 3, 3, 12, 8, 256, 32, 8, 1, 1, 3>;

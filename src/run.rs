@@ -399,10 +399,11 @@ fn run_rtl(args: RunArgs) -> Result<(), Failure> {
         ));
     }
     let preset = args.machine.as_deref().unwrap_or("simt_core_4x4");
-    if !rtl::RTL_PRESETS.contains(&preset) {
+    let presets = rtl::rtl_presets();
+    if !presets.contains(&preset) {
         return Err(Failure::BadInput(format!(
             "--rtl runs an RTL core preset; `{preset}` is not one (valid: {})",
-            rtl::RTL_PRESETS.join(", ")
+            presets.join(", ")
         )));
     }
     let kernel = args.kernel.as_deref().expect("clap requires KERNEL");

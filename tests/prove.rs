@@ -4,7 +4,7 @@
 mod common;
 use common::{scratch, text, weft};
 use std::path::{Path, PathBuf};
-use weft_flow::prove::{is_invariant, properties, Outcome, Search};
+use weft_flow::prove::{is_invariant, properties, Outcome};
 use weft_testbenches::formal::{self, Invariants};
 use weft_testbenches::presets;
 
@@ -41,22 +41,21 @@ fn proved(name: &str, depth: u32) -> (presets::Preset, PathBuf, PathBuf, Vec<Str
 /// the cycle the property fails in, so the bug is caught by the property's own clause,
 /// not by a broken invariant.
 fn proved_and_no_property_vacuous(name: &str) {
-    proved_and_no_property_vacuous_to(name, 20, 20, Invariants::Checked, Search::Induction);
+    proved_and_no_property_vacuous_to(name, 20, 20, Invariants::Checked);
 }
 
 /// [`proved_and_no_property_vacuous`] with the base case to `depth` and the bugs' search
-/// (`search`, and the invariants' proofs on them, unless `invariants` skips them) to
+/// from reset (and the invariants' proofs on them, unless `invariants` skips them) to
 /// `bug_depth`.
 fn proved_and_no_property_vacuous_to(
     name: &str,
     depth: u32,
     bug_depth: u32,
     invariants: Invariants,
-    search: Search,
 ) {
     let (p, file, dir, names) = proved(name, depth);
     let verilog = std::fs::read_to_string(&file).unwrap();
-    let caught = formal::planted(&p, &verilog, bug_depth, &dir, invariants, search).unwrap();
+    let caught = formal::planted(&p, &verilog, bug_depth, &dir, invariants).unwrap();
     let has_invariants = names.iter().any(|n| is_invariant(n)) && invariants == Invariants::Checked;
     for c in &caught {
         let property = &c.property;
@@ -127,7 +126,6 @@ fn bugs_that_break_an_invariant_show_no_clause() {
         20,
         &scratch("broken-invariants"),
         Invariants::Checked,
-        Search::Induction,
     )
     .unwrap();
     assert_eq!(caught.len(), 2);
@@ -202,21 +200,13 @@ fn schedulers_are_proved_and_every_property_catches_a_planted_bug() {
 /// The SIMT core's issue and stack contracts on 2 warps of 2 lanes, the program free
 /// (any words written at any time), its RAMs as flip-flops (16 384 + 4 096 bits): each
 /// proof about 20 s of CPU, all six by induction at length 1. Every planted bug shows
-/// within 6 cycles of reset, so each is searched from reset only (bounded model
-/// checking to 6 cycles, about 20 s each): alone, on a design this size, the
-/// induction step that `Search::Induction` interleaves grows to minutes per bug
-/// without adding anything to a counterexample from reset. Each property fails with a
+/// within 6 cycles of reset, so each is searched to 6 cycles (about 20 s each). Each
+/// property fails with a
 /// trace and the invariants hold up to the cycle it fails in. Minutes on a loaded
 /// machine: the full tier.
 #[test]
 fn full_simt_core_2x2_is_proved_and_every_property_catches_a_planted_bug() {
-    proved_and_no_property_vacuous_to(
-        "simt_core_2x2",
-        20,
-        6,
-        Invariants::Checked,
-        Search::BaseOnly,
-    );
+    proved_and_no_property_vacuous_to("simt_core_2x2", 20, 6, Invariants::Checked);
 }
 
 /// The token buffer's contract on its entries (read through `hierconn` wires).
@@ -298,16 +288,9 @@ fn full_larger_presets_are_proved_and_catch_planted_bugs() {
             .filter(|b| checked.contains(&b.0))
             .collect();
         assert_eq!(chosen.len(), checked.len(), "{name}: {checked:?} have bugs");
-        let caught = formal::planted_bugs(
-            &p,
-            &chosen,
-            &verilog,
-            bug_depth,
-            &dir,
-            Invariants::Skipped,
-            Search::Induction,
-        )
-        .unwrap();
+        let caught =
+            formal::planted_bugs(&p, &chosen, &verilog, bug_depth, &dir, Invariants::Skipped)
+                .unwrap();
         assert_eq!(caught.len(), checked.len());
         for c in &caught {
             assert!(

@@ -88,7 +88,7 @@ fn rtl_run_refuses_float_kernels_with_exit_2() {
     let out = weft(&["run", "kernels/micro/intops.c", "--rtl", "--machine", "lwm"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
-        text(&out).contains("not one (valid: simt_core_4x4, simt_core_2x2)"),
+        text(&out).contains("not one (valid: simt_core_4x4, simt_core_2x2, simt_core_8x8)"),
         "{}",
         text(&out)
     );

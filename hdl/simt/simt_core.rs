@@ -159,7 +159,9 @@ pub struct SimtCore<
     regs: [RAM<Bits<32>, RAW>; L],
     alu: [IntAlu; L],
     decoder: Decoder,
-    scheduler: TwoLevelScheduler<W, G, GS, WW, GW, GLW>,
+    /// Public so that a bench can check the issue order against the scheduler's
+    /// contract from the warps it was offered (`ready`).
+    pub scheduler: TwoLevelScheduler<W, G, GS, WW, GW, GLW>,
     policy: Pdom<W, L, DEPTH, DW, WW>,
     mul_div: MulDiv,
     widen_rpc: Widen<32, 64>,

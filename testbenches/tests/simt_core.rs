@@ -16,7 +16,7 @@ use weft_sim::core::image::Image;
 use weft_testbenches::memory::Timing;
 use weft_testbenches::run::{self, on_big_stack};
 use weft_testbenches::simt::simt_core::{
-    check, clone_program, preset_kernel, Counts, SimtCoreBench,
+    check, clone_program, preset_kernel, Counts, Issued, SimtCoreBench,
 };
 use weft_testbenches::simt::{run_kernel, RtlOptions, RtlSimulator};
 
@@ -247,12 +247,60 @@ fn every_integer_kernel_runs_on_the_core_under_verilator_to_the_functional_image
     });
 }
 
+/// Options of a rust-hdl run with memory that never stalls.
+fn no_stall_run(progress: &mut dyn FnMut(u64)) -> RtlOptions<'_> {
+    RtlOptions {
+        simulator: RtlSimulator::RustHdl,
+        max_cycles: 1_000_000,
+        max_instructions: 100_000_000,
+        memory: Timing::no_stalls(),
+        seed: 1,
+        vcd: None,
+        progress,
+    }
+}
+
+/// Whether `order` is the issue order of the two-level scheduler's contract (SPEC §2.3)
+/// with fetch groups of `group` of `warps` warps, given the warps offered at each grant:
+/// the first group from the current one (round robin over groups) with a ready warp,
+/// within it the first ready warp after the group's last; the granted warp's group
+/// becomes the current one. `group = warps` is plain round robin. Err names the first
+/// issue that differs.
+fn follows_two_level_order(order: &[Issued], warps: usize, group: usize) -> Result<(), String> {
+    let groups = warps / group;
+    let mut cur = 0;
+    let mut last: Vec<usize> = (0..groups).map(|g| g * group + group - 1).collect();
+    for (i, issued) in order.iter().enumerate() {
+        let ready = |w: usize| issued.ready >> w & 1 == 1;
+        let g = (0..groups)
+            .map(|k| (cur + k) % groups)
+            .find(|&g| (g * group..(g + 1) * group).any(ready))
+            .ok_or_else(|| format!("issue {i}: warp {} issued with no warp ready", issued.warp))?;
+        let want = (1..=group)
+            .map(|k| g * group + (last[g] - g * group + k) % group)
+            .find(|&w| ready(w))
+            .unwrap();
+        if issued.warp != want {
+            return Err(format!(
+                "issue {i}: warp {} issued, the contract grants warp {want} (ready {:#b}, current group {cur})",
+                issued.warp, issued.ready
+            ));
+        }
+        cur = g;
+        last[g] = want;
+    }
+    Ok(())
+}
+
 /// The core with the two-level scheduler (2 fetch groups of 2 warps) runs kernels to the
 /// functional run's image with the thread and warp instructions of the model in the
 /// matching configuration (`fetch_group = 2`; PDOM per warp, so the counts do not
-/// depend on the order the warps issue in).
+/// depend on the order the warps issue in), and issues in the two-level order: checked
+/// against the contract from the warps offered at each grant, and shown to differ from
+/// round robin's (the same kernel on the round-robin core follows round robin's order
+/// and not the two-level one, and the two-level core's order is not round robin's).
 #[test]
-fn the_two_level_scheduler_core_runs_kernels_with_the_models_counts() {
+fn the_two_level_scheduler_core_issues_in_its_order_and_runs_kernels_with_the_models_counts() {
     use weft_sim::core::machine::Machine;
     use weft_sim::core::simt::{run as model_run, Options};
     on_big_stack(|| {
@@ -263,23 +311,36 @@ fn the_two_level_scheduler_core_runs_kernels_with_the_models_counts() {
                 .unwrap()
                 .image;
             let mut progress = |_| {};
-            let options = RtlOptions {
-                simulator: RtlSimulator::RustHdl,
-                max_cycles: 1_000_000,
-                max_instructions: 100_000_000,
-                memory: Timing::no_stalls(),
-                seed: 1,
-                vcd: None,
-                progress: &mut progress,
-            };
             let r = weft_testbenches::simt::run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 2, 2, 1, 1>(
                 "simt_core_4x4_two_level",
                 program(&k),
                 launch,
-                options,
+                no_stall_run(&mut progress),
             )
             .unwrap_or_else(|e| panic!("{k}: {e}"));
             assert_eq!(r.image.bytes, functional.bytes, "{k}");
+            let order = &r.counts.issue_order;
+            assert_eq!(order.len() as u64, r.counts.warp_instructions, "{k}");
+            follows_two_level_order(order, 4, 2).unwrap_or_else(|e| panic!("{k}: {e}"));
+            assert!(
+                follows_two_level_order(order, 4, 4).is_err(),
+                "{k}: round robin's order too"
+            );
+            let round_robin =
+                weft_testbenches::simt::run_on::<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>(
+                    "simt_core_4x4",
+                    program(&k),
+                    launch,
+                    no_stall_run(&mut progress),
+                )
+                .unwrap_or_else(|e| panic!("{k}: {e}"));
+            let order = &round_robin.counts.issue_order;
+            follows_two_level_order(order, 4, 4)
+                .unwrap_or_else(|e| panic!("{k}, round robin: {e}"));
+            assert!(
+                follows_two_level_order(order, 4, 2).is_err(),
+                "{k}: round robin in the two-level order"
+            );
             let mut m = Machine::lwm();
             m.set_all(&[
                 "lanes=4",

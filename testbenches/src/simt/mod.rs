@@ -1,6 +1,6 @@
 //! Benches of the SIMT core (docs/core.md §8, `weft run --rtl`).
 use crate::presets::Preset;
-use weft_hdl::presets::{SimtCore2x2, SimtCore4x4};
+use weft_hdl::presets::{SimtCore2x2, SimtCore4x4, SimtCore8x8};
 
 pub mod simt_core;
 pub mod verilator;
@@ -15,6 +15,10 @@ pub fn presets() -> Vec<Preset> {
         Preset::of::<SimtCore2x2>(
             "simt_core_2x2",
             "SIMT core, 2 warps x 2 lanes, 256 instructions: the 4x4 core's RTL sized for the formal proofs and an iCE40 (LWM §2, CAPRI §2.1)",
+        ),
+        Preset::of::<SimtCore8x8>(
+            "simt_core_8x8",
+            "SIMT core, 8 warps x 8 lanes, 16-entry stacks: the 4x4 core's RTL at 8 warps of 8 threads (LWM §2, CAPRI §2.1)",
         ),
     ]
 }
@@ -72,20 +76,34 @@ pub struct RtlOptions<'a> {
     pub progress: &'a mut dyn FnMut(u64),
 }
 
+/// The `simt_core...` presets `weft run --rtl` takes: name, warps, lanes, instruction
+/// address bits (`run_kernel`'s arms instantiate each with these as its `W`, `L`, `IAW`).
+const RTL_CORES: &[(&str, usize, usize, usize)] = &[
+    ("simt_core_4x4", 4, 4, 12),
+    ("simt_core_2x2", 2, 2, 8),
+    ("simt_core_8x8", 8, 8, 12),
+];
+
 /// The `simt_core...` presets `weft run --rtl` takes.
-pub const RTL_PRESETS: &[&str] = &["simt_core_4x4", "simt_core_2x2"];
+pub fn rtl_presets() -> Vec<&'static str> {
+    RTL_CORES.iter().map(|c| c.0).collect()
+}
+
+fn unknown_core(preset: &str) -> String {
+    format!(
+        "unknown RTL core `{preset}`; valid: {}",
+        rtl_presets().join(", ")
+    )
+}
 
 /// Why `program` cannot run on the RTL core `preset` with `launch`, if it cannot
 /// (before any work: `weft_setup` has not run).
 pub fn check_kernel(preset: &str, program: &Program, launch: Launch) -> Result<(), String> {
-    match preset {
-        "simt_core_4x4" => simt_core::check(program, launch, 4, 4, 12),
-        "simt_core_2x2" => simt_core::check(program, launch, 2, 2, 8),
-        _ => Err(format!(
-            "unknown RTL core `{preset}`; valid: {}",
-            RTL_PRESETS.join(", ")
-        )),
-    }
+    let &(_, warps, lanes, iaw) = RTL_CORES
+        .iter()
+        .find(|c| c.0 == preset)
+        .ok_or_else(|| unknown_core(preset))?;
+    simt_core::check(program, launch, warps, lanes, iaw)
 }
 
 /// Runs `program` on the RTL core `preset` (the rust-hdl simulation) until every CTA
@@ -103,10 +121,10 @@ pub fn run_kernel(
         "simt_core_2x2" => {
             run_on::<2, 2, 4, 3, 1, 1, 8, 6, 64, 8, 2, 1, 1, 1>(preset, program, launch, options)
         }
-        _ => Err(format!(
-            "unknown RTL core `{preset}`; valid: {}",
-            RTL_PRESETS.join(", ")
-        )),
+        "simt_core_8x8" => run_on::<8, 8, 16, 5, 3, 3, 12, 8, 256, 32, 8, 1, 1, 3>(
+            preset, program, launch, options,
+        ),
+        _ => Err(unknown_core(preset)),
     }
 }
 

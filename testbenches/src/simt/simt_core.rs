@@ -15,7 +15,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::{HashMap, VecDeque};
-use weft_hdl::simt::simt_core::{SimtCore, EXIT_PC, PRIVATE_BASE, STACK_BYTES};
+use weft_hdl::simt::simt_core::{phase, SimtCore, EXIT_PC, PRIVATE_BASE, STACK_BYTES};
 use weft_sim::core::cfg::{Flow, Reconvergence};
 use weft_sim::core::functional::{self, run_setup, Launch, Program};
 use weft_sim::core::image::Image;
@@ -220,7 +220,8 @@ struct Request {
     addr: u32,
     write: bool,
     data: Vec<u32>,
-    strobe: u64,
+    /// Per word of the line, its 4 byte strobes.
+    strobe: Vec<u8>,
 }
 
 /// What a run on the core counted.
@@ -234,6 +235,16 @@ pub struct Counts {
     /// Cycles from the start to `done` in each of the core's states (`phase` output,
     /// indexed by `weft_hdl::simt::simt_core::phase`); they sum to `cycles`.
     pub states: [u64; 16],
+    /// Every warp instruction's warp in issue order, with the warps the scheduler was
+    /// offered (its `ready` input) in the cycle it granted that warp.
+    pub issue_order: Vec<Issued>,
+}
+
+/// One issue: the warp, and the scheduler's `ready` bits when it was granted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Issued {
+    pub warp: usize,
+    pub ready: u64,
 }
 
 /// The core's states by their `phase` value, as `--json` names them.
@@ -284,6 +295,8 @@ pub struct SimtCoreBench<
     cycle: u64,
     started: u64,
     pub counts: Counts,
+    /// The scheduler's `ready` bits in the last schedule cycle.
+    offered: u64,
     /// Cycle `done` rose (from the start).
     pub finished: Option<u64>,
     pub memory_timing: Timing,
@@ -324,6 +337,7 @@ impl<
             cycle: 0,
             started: 0,
             counts: Counts::default(),
+            offered: 0,
             finished: None,
             memory_timing,
         }
@@ -460,6 +474,14 @@ impl<
             })?;
             self.counts.warp_instructions += 1;
             self.counts.thread_instructions += u64::from(mask.count_ones());
+            // The grant was taken in the schedule cycle just before the decode.
+            self.counts.issue_order.push(Issued {
+                warp: small(u.issue_warp.val()) as usize,
+                ready: self.offered,
+            });
+        }
+        if small(u.phase.val()) == phase::SCHED {
+            self.offered = small(u.scheduler.ready.val());
         }
         self.request = None;
         if u.mem_req_valid.val() {
@@ -481,7 +503,9 @@ impl<
                 addr,
                 write: u.mem_req_write.val(),
                 data,
-                strobe: small(u.mem_req_strobe.val()),
+                strobe: (0..L)
+                    .map(|i| small(u.mem_req_strobe.val().get_bits::<4>(4 * i)) as u8)
+                    .collect(),
             });
         }
         if !u.done.val() {
@@ -536,7 +560,7 @@ impl<
                     self.counts.line_requests += 1;
                     if r.write {
                         for (i, &d) in r.data.iter().enumerate() {
-                            let strobe = (r.strobe >> (4 * i)) & 0xf;
+                            let strobe = r.strobe[i];
                             if strobe == 0 {
                                 continue;
                             }

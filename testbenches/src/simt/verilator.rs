@@ -369,6 +369,8 @@ fn parse(text: &str, image: Image, started: Instant) -> Result<RtlRun, String> {
         thread_instructions: n(2)?,
         line_requests: n(3)?,
         states,
+        // The harness reports counts only; the issue order is the rust-hdl bench's.
+        issue_order: vec![],
     };
     let simulated = n(4)?;
     let run_seconds: f64 = f
