@@ -130,6 +130,12 @@ pub trait Study: Sync {
         true
     }
 
+    /// The workloads built from kernel `w` with macros defined, run beside it: (name,
+    /// `NAME=VALUE` list). None by default.
+    fn variants(&self, _w: &str) -> Vec<(String, Vec<String>)> {
+        vec![]
+    }
+
     /// Machine keys recorded beside each point's `sets` in the JSON, read from the
     /// machine the point ran.
     fn recorded_keys(&self) -> &'static [&'static str] {
@@ -205,11 +211,17 @@ pub fn run<S: Study>(study: &S, options: &Options, log: &Log) -> Result<(), Stri
         .clone()
         .unwrap_or_else(|| PathBuf::from(study.workloads_dir()));
     let paths = workload::discover(&dir, &options.only, &study.order())?;
-    log(&format!("compiling {} workloads", paths.len()));
-    let workloads: Vec<Workload> = paths
+    let mut workloads: Vec<Workload> = paths
         .iter()
         .map(|p| workload::compile(p))
         .collect::<Result<_, _>>()?;
+    for p in &paths {
+        let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        for (name, defines) in study.variants(stem) {
+            workloads.push(workload::compile_defined(p, name, &defines)?);
+        }
+    }
+    log(&format!("compiled {} workloads", workloads.len()));
     let mut runs = sweep::sweep(study, &workloads, options, log)?;
     runs.seconds = started.elapsed().as_secs_f64();
     let written = page::write(study, &runs, &study.page(&runs), &options.out)?;

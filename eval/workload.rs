@@ -53,6 +53,12 @@ impl Workload {
             .map_err(|e| format!("{}: {e}", self.name))
     }
 
+    /// Whether the functional run's outputs match the `expected_X` references it computes
+    /// (run once, as [`Workload::check_memory`] runs it).
+    pub fn check_references(&self) -> Result<(), String> {
+        self.functional().map(|_| ())
+    }
+
     /// Whether a timed run left `timed`, the functional run's memory byte for byte: an
     /// error naming the first address that differs (a timing model that changed what the
     /// kernel computes).
@@ -107,8 +113,14 @@ pub fn compile(path: &Path) -> Result<Workload, String> {
         .and_then(|s| s.to_str())
         .unwrap_or("?")
         .to_string();
+    compile_defined(path, name, &[])
+}
+
+/// Builds the C kernel `path` with macros defined (`NAME=VALUE`) as the workload `name`
+/// (a variant of the kernel, e.g. another input seed), and reads its launch.
+pub fn compile_defined(path: &Path, name: String, defines: &[String]) -> Result<Workload, String> {
     let in_kernel = |e: String| format!("{}: {e}", path.display());
-    let elf = weft_flow::kernel::load(path)?;
+    let elf = weft_flow::kernel::load_defined(path, defines)?;
     let image = Image::from_elf(&elf).map_err(in_kernel)?;
     let (threads, cta) = image
         .launch

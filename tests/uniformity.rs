@@ -15,7 +15,7 @@ use common::all_kernels;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use weft_sim::core::cfg::{Cfg, Flow, Reconvergence};
-use weft_sim::core::functional::{self, Launch, Program, ThreadMemory};
+use weft_sim::core::functional::{self, Launch, Program, Stack, ThreadMemory};
 use weft_sim::core::image::Image;
 use weft_sim::core::simt::kernel::Kernel;
 use weft_sim::core::thread::{Effect, EXIT_PC};
@@ -64,7 +64,7 @@ fn run_cta_wide(program: &Program, cfg: &Cfg, claimed: &BTreeSet<u32>) -> Observ
         let mut ts: Vec<_> = (0..n)
             .map(|_| functional::start_thread(&image, image.kernel))
             .collect();
-        let mut stacks: Vec<Vec<u8>> = vec![vec![]; n];
+        let mut stacks = vec![Stack::default(); n];
         // Each thread's return addresses: where a branch reconverging at its function's
         // return meets.
         let mut calls: Vec<Vec<u32>> = vec![vec![]; n];
@@ -180,7 +180,7 @@ fn per_thread_outcomes(program: &Program, watched: &BTreeSet<u32>) -> Vec<Vec<Ve
         let mut ts: Vec<_> = (0..n)
             .map(|_| functional::start_thread(&image, image.kernel))
             .collect();
-        let mut stacks: Vec<Vec<u8>> = vec![vec![]; n];
+        let mut stacks = vec![Stack::default(); n];
         let mut outcomes: Vec<Vec<(u32, bool)>> = vec![vec![]; n];
         let mut live = vec![true; n];
         while live.iter().any(|&l| l) {

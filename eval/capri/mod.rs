@@ -2,7 +2,8 @@
 //! the hardware measured on weft's RTL. Every workload of `kernels/capri/` runs on the
 //! `capri` machine (30 cores) under WPDOM (a divergence stack per warp, the baseline),
 //! TBC, TBC+, CAPRI 1b-Sticky and 1b-Latest, and 1b-Latest with 1, 2, 4, 8, 16 and
-//! unlimited CAPT entries (Fig. 12). "From weft to the paper" adds the runs that switch
+//! unlimited CAPT entries (Fig. 12, on the divergent set); the headline schemes also on
+//! two more input seeds ([`SEEDS`]). "From weft to the paper" adds the runs that switch
 //! one cause of a difference at a time ([`Row`]): from the `gt200` values the study first
 //! ran to the preset's, on the kernels' first inputs ([`FIRST_INPUTS`], workloads of
 //! their own, kept out of the means). The page (`capri.md`), the data (`capri.json`) and
@@ -64,6 +65,27 @@ pub const FIRST_INPUTS: [(&str, &str); 10] = [
     ("cfd", "cfd_small"),
     ("qsrdm", "qsrdm_small"),
 ];
+
+/// The input seeds run besides each kernel's own (the constant its `SEED` defaults to),
+/// as `-DSEED=N` (weft's choice): the headline schemes ([`Headline`]) run on each, to
+/// measure the spread of a scheme over three inputs. qsrdm's input is the SDK's fixed
+/// sequence, with no seed: it runs once.
+pub const SEEDS: [u32; 2] = [1, 2];
+
+/// Table 2's kernels without an input seed.
+pub const UNSEEDED: [&str; 1] = ["qsrdm"];
+
+/// The workload of kernel `w` with input seed `seed` (one of [`SEEDS`]).
+pub fn seeded(w: &str, seed: u32) -> String {
+    format!("{w}_seed{seed}")
+}
+
+/// The kernel and seed of a workload run with one of [`SEEDS`] (`None` for any other).
+pub fn seed_of(w: &str) -> Option<(&str, u32)> {
+    let (kernel, seed) = w.rsplit_once("_seed")?;
+    let seed: u32 = seed.parse().ok()?;
+    (SEEDS.contains(&seed) && paper::divergent(kernel).is_some()).then_some((kernel, seed))
+}
 
 /// The causes "From weft to the paper" switches, in its rows' order: (what changes, the
 /// keys it sets from `gt200`'s values to the `capri` preset's).
@@ -224,17 +246,34 @@ impl Study for Capri {
 
     /// The rows run on the first inputs and on the Table 2 workloads not scaled (and
     /// WPDOM, the baseline, on the first inputs too), the row past the preset and WPDOM
-    /// not sticky on Table 2's workloads; the other points run on every workload but the
-    /// first inputs.
+    /// not sticky on Table 2's workloads; the headline schemes on the other seeds; Fig.
+    /// 12's CAPT sizes on the divergent set (the paper's figure shows divergent
+    /// workloads only); the other points on every workload but the first inputs and the
+    /// other seeds.
     fn runs_on(&self, s: &Scheme, w: &str) -> bool {
         let first = FIRST_INPUTS.iter().any(|&(_, v)| v == w);
         let table2 = paper::divergent(w).is_some();
+        if seed_of(w).is_some() {
+            return Headline::ALL.iter().any(|&h| self.scheme(h) == *s);
+        }
         match s {
             Scheme::Row { .. } => first || (table2 && !FIRST_INPUTS.iter().any(|&(of, _)| of == w)),
             Scheme::PastThePreset(_) | Scheme::WpdomNotSticky => table2,
             Scheme::Wpdom => true,
+            Scheme::Latest(n) if *n != self.capt_entries => paper::divergent(w) == Some(true),
             _ => !first,
         }
+    }
+
+    /// Table 2's seeded kernels run with each of [`SEEDS`].
+    fn variants(&self, w: &str) -> Vec<(String, Vec<String>)> {
+        if paper::divergent(w).is_none() || UNSEEDED.contains(&w) {
+            return vec![];
+        }
+        SEEDS
+            .iter()
+            .map(|&seed| (seeded(w, seed), vec![format!("SEED={seed}u")]))
+            .collect()
     }
 
     fn baseline(&self) -> Scheme {
@@ -320,5 +359,91 @@ impl Study for Capri {
 
     fn page(&self, runs: &Runs<Scheme, Counts>) -> Page {
         page::page(self, runs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn the_other_seeds_run_the_headline_schemes_on_table_2s_seeded_kernels() {
+        let c = Capri::new();
+        assert_eq!(c.variants("qsrdm"), vec![]);
+        assert_eq!(c.variants("bfs_small"), vec![]);
+        assert_eq!(
+            c.variants("bfs"),
+            vec![
+                ("bfs_seed1".to_string(), vec!["SEED=1u".to_string()]),
+                ("bfs_seed2".to_string(), vec!["SEED=2u".to_string()]),
+            ]
+        );
+        assert_eq!(seed_of("mumpp_seed2"), Some(("mumpp", 2)));
+        assert_eq!(seed_of("mumpp_seed7"), None);
+        assert_eq!(seed_of("mumpp"), None);
+        let ran: Vec<Scheme> = c
+            .points()
+            .into_iter()
+            .filter(|p| c.runs_on(p, "mumpp_seed1"))
+            .collect();
+        assert_eq!(ran, Headline::ALL.map(|h| c.scheme(h)).to_vec());
+        // Fig. 12's sizes run on the divergent set only; the preset's size everywhere.
+        assert!(c.runs_on(&Scheme::Latest(1), "mum"));
+        assert!(!c.runs_on(&Scheme::Latest(1), "pflt"));
+        assert!(!c.runs_on(&Scheme::Latest(1), "mum_switch"));
+        assert!(c.runs_on(&c.latest(), "pflt"));
+    }
+
+    #[test]
+    fn a_seed_reaches_the_kernel_and_its_default_is_the_sources_constant() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let include = root.join(weft_flow::kernel::INCLUDE);
+        let dir = std::env::temp_dir().join(format!("weft-capri-seed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let source = root.join("kernels/capri/backp.c");
+        let elf = |defines: &[&str], name: &str| {
+            let defines: Vec<String> = defines.iter().map(|d| d.to_string()).collect();
+            let out =
+                weft_flow::kernel::compile_defined(&source, &include, &dir.join(name), &defines)
+                    .unwrap();
+            std::fs::read(out).unwrap()
+        };
+        // backp's source seeds its LCG with 7: the eval's first seed is today's input.
+        let own = elf(&[], "own.elf");
+        assert_eq!(elf(&["SEED=7u"], "seven.elf"), own);
+        assert_ne!(elf(&["SEED=1u"], "one.elf"), own);
+        let e =
+            weft_flow::kernel::load_defined(&dir.join("own.elf"), &["SEED=1u".into()]).unwrap_err();
+        assert!(
+            e.ends_with("own.elf: macros (SEED=1u) need a C kernel"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every seeded kernel's functional run with each of [`SEEDS`] matches the
+    /// `expected_` references it computes (the eval checks each run against it).
+    #[test]
+    #[ignore = "minutes of CPU: `cargo test --release -p weft-eval --lib seeded_kernels -- --ignored`"]
+    fn seeded_kernels_match_their_references_with_every_seed() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::env::set_current_dir(&root).unwrap();
+        let c = Capri::new();
+        let work: Vec<(String, Vec<String>, String)> = paper::TABLE2
+            .iter()
+            .flat_map(|(w, _, _)| {
+                c.variants(w)
+                    .into_iter()
+                    .map(move |(name, defines)| (w.to_string(), defines, name))
+            })
+            .collect();
+        assert_eq!(work.len(), 2 * (paper::TABLE2.len() - UNSEEDED.len()));
+        weft_flow::jobs::parallel(&work, 2, |(w, defines, name)| {
+            let path = root.join(format!("kernels/capri/{w}.c"));
+            crate::workload::compile_defined(&path, name.clone(), defines)
+                .and_then(|k| k.check_references())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        });
     }
 }

@@ -2,7 +2,10 @@
 //! the charts, the cost of the blocks, and what is left to explain.
 use super::measure::{Compaction, Counts};
 use super::paper;
-use super::{Capri, Headline, Scheme, CAUSES, CHOICES, FIRST_INPUTS, PAST_THE_PRESET, ROWS};
+use super::{
+    seed_of, seeded, Capri, Headline, Scheme, CAUSES, CHOICES, FIRST_INPUTS, PAST_THE_PRESET, ROWS,
+    SEEDS, UNSEEDED,
+};
 use crate::compare;
 use crate::cost;
 use crate::measure::Measured;
@@ -31,6 +34,22 @@ fn share(x: Option<f64>) -> String {
 
 fn ratio(a: u64, b: u64) -> Option<f64> {
     (b > 0).then(|| a as f64 / b as f64)
+}
+
+/// The largest less the smallest of `xs` (0 when empty).
+fn spread(xs: &[f64]) -> f64 {
+    let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    if xs.is_empty() {
+        0.0
+    } else {
+        max - min
+    }
+}
+
+/// A difference of normalised IPC in points (0.01 = 1 point).
+fn points(x: f64) -> String {
+    format!("{:.1} points", 100.0 * x)
 }
 
 /// The harmonic mean of `xs` (`None` when empty).
@@ -166,6 +185,7 @@ impl CapriPage<'_> {
             .workloads
             .iter()
             .filter(|w| !FIRST_INPUTS.iter().any(|&(_, v)| v == w.as_str()))
+            .filter(|w| seed_of(w).is_none())
             .cloned()
             .collect()
     }
@@ -285,6 +305,7 @@ impl CapriPage<'_> {
         s.push_str(&self.figure9());
         s.push_str(&self.figure10());
         s.push_str(&self.figure11());
+        s.push_str(&self.seeds());
         s.push_str(&self.cycles());
         s.push_str(&self.waits());
         s.push_str(&self.figure12());
@@ -676,11 +697,7 @@ impl CapriPage<'_> {
                 "Between the last row and the paper, more than {CLASS_MEAN_POINTS:.0} \
                  points apart: {}. Not explained: tried, the rows above (the L1's lookups \
                  per cycle, its MSHRs, the DRAM timing, the write policy, the occupancy \
-                 limit, the inputs, MSHRs without inter-warp merging). Not tried: {}three \
-                 input seeds (the spread a difference must exceed: not measured; every \
-                 kernel but qsrdm draws its input from an LCG seeded by a constant in its \
-                 source, with no key or define to change it, and qsrdm's input is the CUDA \
-                 SDK's deterministic sequence from seed 0). No row switches a \
+                 limit, the inputs, MSHRs without inter-warp merging). {}No row switches a \
                  kernel's register count: neither the paper (Table 2 gives instructions and \
                  SIMD utilisation) nor the kernels' sources give one, so every kernel takes \
                  `thread_registers` = 16 (weft's choice), at which the register file binds no \
@@ -690,8 +707,8 @@ impl CapriPage<'_> {
                     String::new()
                 } else {
                     format!(
-                        "inputs that fill the machine for {} (under {FILLED_WAVES:.0} waves, not \
-                         scaled), ",
+                        "Not tried: inputs that fill the machine for {} (under \
+                         {FILLED_WAVES:.0} waves, not scaled). ",
                         unfilled.join(", ")
                     )
                 },
@@ -863,6 +880,207 @@ impl CapriPage<'_> {
             "## Figure 11: IPC over WPDOM\n\n{}\n{}\n\n![Figure 11](capri-fig11.svg)\n\n",
             table(&header, &rows),
             self.class_means_beside(),
+        )
+    }
+
+    /// The workload of `w`'s input `k`: 0 its source's seed, then each of [`SEEDS`]
+    /// (`None` where WPDOM or `s` did not run it; an unseeded kernel's one input stands
+    /// for every seed).
+    fn input(&self, s: &Scheme, w: &str, k: usize) -> Option<String> {
+        let name = match k {
+            0 => w.to_string(),
+            _ if UNSEEDED.contains(&w) => w.to_string(),
+            _ => seeded(w, SEEDS[k - 1]),
+        };
+        let ran = |p: &Scheme| {
+            self.runs
+                .points
+                .get(p)
+                .is_some_and(|p| p.runs.contains_key(&name))
+        };
+        (ran(&Scheme::Wpdom) && ran(s)).then_some(name)
+    }
+
+    /// `s`'s IPC over WPDOM on `w` with each input seed it ran.
+    fn over_seeds(&self, s: &Scheme, w: &str) -> Vec<f64> {
+        let mut inputs: Vec<String> = (0..=SEEDS.len())
+            .filter_map(|k| self.input(s, w, k))
+            .collect();
+        inputs.dedup();
+        inputs.iter().map(|v| self.runs.speedup(s, v)).collect()
+    }
+
+    /// The harmonic mean over a class of `s`'s IPC over WPDOM, with each input seed on
+    /// which every workload of the class ran (the unseeded kernels with their one input).
+    fn class_over_seeds(&self, s: &Scheme, divergent: bool) -> Vec<f64> {
+        let class = self.class(divergent);
+        (0..=SEEDS.len())
+            .filter_map(|k| {
+                let xs: Option<Vec<f64>> = class
+                    .iter()
+                    .map(|w| self.input(s, w, k).map(|v| self.runs.speedup(s, &v)))
+                    .collect();
+                harmonic(&xs?)
+            })
+            .collect()
+    }
+
+    /// The headline schemes after WPDOM, as the page compares them.
+    fn compared(&self) -> [Scheme; 3] {
+        [Scheme::Tbc, Scheme::TbcPlus, self.study.latest()]
+    }
+
+    /// Each workload's and each class's headline with its spread over the input seeds
+    /// (the largest less the smallest IPC over WPDOM), and which of the differences the
+    /// page claims exceed it.
+    fn seeds(&self) -> String {
+        let schemes = self.compared();
+        let cell = |xs: &[f64]| -> (String, String) {
+            match xs {
+                [] => ("n/a".into(), "n/a".into()),
+                [x] => (format!("{x:.3}"), "one input".into()),
+                [x, ..] => (format!("{x:.3}"), points(spread(xs))),
+            }
+        };
+        let mut header = vec!["workload".to_string(), "inputs".to_string()];
+        for s in &schemes {
+            header.push(self.runs.label(s));
+            header.push("spread".into());
+        }
+        let mut rows: Vec<Vec<String>> = self
+            .table2()
+            .iter()
+            .map(|w| {
+                let mut row = vec![
+                    w.to_string(),
+                    self.over_seeds(&Scheme::Wpdom, w).len().to_string(),
+                ];
+                for s in &schemes {
+                    let (x, d) = cell(&self.over_seeds(s, w));
+                    row.extend([x, d]);
+                }
+                row
+            })
+            .collect();
+        for (divergent, name) in CLASSES {
+            let mut row = vec![
+                format!("**harmonic mean, {name}**"),
+                self.class_over_seeds(&Scheme::Wpdom, divergent)
+                    .len()
+                    .to_string(),
+            ];
+            for s in &schemes {
+                let (x, d) = cell(&self.class_over_seeds(s, divergent));
+                row.extend([x, d]);
+            }
+            rows.push(row);
+        }
+        format!(
+            "## The headline over three input seeds\n\n\
+             Each seeded kernel runs with the seed in its source (the first figure, Fig. \
+             11's) and with `-DSEED=N` for N in {} (`{}` in `capri.json`), under WPDOM and \
+             the headline schemes; each run is checked against that seed's functional run. \
+             *spread*: the largest less the smallest IPC over WPDOM over the inputs, in \
+             points (0.01 = 1 point); a class's spread is that of its harmonic mean, seed \
+             by seed. qsrdm's input is the CUDA SDK's deterministic sequence from seed 0, \
+             with no seed to change: it runs once, and stands with that one input in every \
+             seed's class mean. A difference from WPDOM (or between two schemes) counts \
+             only where it exceeds the spread of the same schemes (the larger of the \
+             two).\n\n{}\n{}\n\n",
+            SEEDS.map(|s| s.to_string()).join(", "),
+            seeded("WORKLOAD", SEEDS[0]),
+            table(&header, &rows),
+            self.seed_claims(),
+        )
+    }
+
+    /// Which of the page's claimed differences (each headline scheme over WPDOM, per
+    /// class and per workload, and CAPRI over TBC+ per class) exceed their spread over
+    /// the input seeds.
+    fn seed_claims(&self) -> String {
+        let schemes = self.compared();
+        let latest = self.study.latest();
+        // (what, difference, spread), the difference as a ratio.
+        let mut claims: Vec<(String, f64, f64)> = vec![];
+        for (divergent, name) in CLASSES {
+            let of = |s: &Scheme| self.class_over_seeds(s, divergent);
+            for s in &schemes {
+                let xs = of(s);
+                if xs.len() > 1 {
+                    claims.push((
+                        format!("{} over WPDOM, {name} set", self.runs.label(s)),
+                        xs[0],
+                        spread(&xs),
+                    ));
+                }
+            }
+            let (a, b) = (of(&latest), of(&Scheme::TbcPlus));
+            if a.len() > 1 && b.len() > 1 {
+                claims.push((
+                    format!("CAPRI 1b-Latest over TBC+, {name} set"),
+                    a[0] / b[0],
+                    spread(&a).max(spread(&b)),
+                ));
+            }
+        }
+        let sets = claims.len();
+        for w in self.table2() {
+            for s in &schemes {
+                let xs = self.over_seeds(s, w);
+                if xs.len() > 1 {
+                    claims.push((format!("{} on {w}", self.runs.label(s)), xs[0], spread(&xs)));
+                }
+            }
+        }
+        if claims.is_empty() {
+            return "No workload ran with more than one input seed: no difference is measured \
+                    against a spread."
+                .into();
+        }
+        let said =
+            |c: &(String, f64, f64)| format!("{} {} (spread {})", c.0, pct(c.1), points(c.2));
+        // Compared as printed (tenths of a point): a difference that reads +0.0% is none.
+        let tenths = |x: f64| (1000.0 * x).round();
+        let (over, within): (Vec<_>, Vec<_>) = claims
+            .iter()
+            .partition(|c| tenths((c.1 - 1.0).abs()) > tenths(c.2));
+        let list = |cs: &[&(String, f64, f64)]| {
+            if cs.is_empty() {
+                "none".to_string()
+            } else {
+                cs.iter().map(|c| said(c)).collect::<Vec<_>>().join("; ")
+            }
+        };
+        let set_over: Vec<_> = over
+            .iter()
+            .copied()
+            .filter(|c| claims[..sets].contains(c))
+            .collect();
+        let set_within: Vec<_> = within
+            .iter()
+            .copied()
+            .filter(|c| claims[..sets].contains(c))
+            .collect();
+        let w_over: Vec<_> = over
+            .iter()
+            .copied()
+            .filter(|c| !claims[..sets].contains(c))
+            .collect();
+        let w_within: Vec<_> = within
+            .iter()
+            .copied()
+            .filter(|c| !claims[..sets].contains(c))
+            .collect();
+        format!(
+            "Class means that exceed their spread over the seeds (the difference counts): {}. \
+             Within it (not counted): {}. On single workloads, {} of {} differences from \
+             WPDOM exceed their spread: {}. Within it: {}.",
+            list(&set_over),
+            list(&set_within),
+            w_over.len(),
+            w_over.len() + w_within.len(),
+            list(&w_over),
+            list(&w_within),
         )
     }
 
@@ -1206,8 +1424,7 @@ impl CapriPage<'_> {
         }));
         header.push("most entries used (unlimited)".into());
         let divergent = self.class(true);
-        let mut rows: Vec<Vec<String>> = self
-            .workloads()
+        let mut rows: Vec<Vec<String>> = divergent
             .iter()
             .map(|w| {
                 let mut row = vec![w.to_string()];
@@ -1232,7 +1449,7 @@ impl CapriPage<'_> {
              IPC over the same workload's with an unlimited CAPT (one entry per branch); the \
              last column is the most CAPT entries valid at once on any core with an unlimited \
              CAPT (the mean row: the most over every workload and scheme). The paper shows \
-             the divergent workloads where the size matters; every workload is here.\n\n{}\n\
+             the divergent workloads where the size matters; the divergent set is here (the sizes run on no other workload).\n\n{}\n\
              {}\n\n![Figure 12](capri-fig12.svg)\n\n",
             table(&header, &rows),
             self.capt_beside(),
@@ -1720,6 +1937,7 @@ impl CapriPage<'_> {
             })
             .collect();
         let unlimited = Scheme::Latest(0);
+        let divergent = self.class(true);
         let capt: Vec<Series> = self
             .study
             .capt_sizes()
@@ -1730,7 +1948,7 @@ impl CapriPage<'_> {
                     Scheme::Latest(n) => format!("{n} entries"),
                     _ => r.label(s),
                 },
-                values: workloads
+                values: divergent
                     .iter()
                     .map(|w| Some(self.of_unlimited(s, w)))
                     .collect(),
@@ -1742,7 +1960,7 @@ impl CapriPage<'_> {
                 grouped_bars(
                     "CAPRI paper Figure 12 on weft: IPC against CAPT entries (1b-Latest)",
                     "IPC over an unlimited CAPT",
-                    &workloads,
+                    &divergent.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
                     &capt,
                     2,
                     Some((1.0, "unlimited")),
@@ -1875,6 +2093,93 @@ mod tests {
     }
 
     const LATEST: Scheme = Scheme::Latest(32);
+
+    #[test]
+    fn a_difference_counts_only_where_it_exceeds_its_spread_over_the_seeds() {
+        let study = Capri::new();
+        let ws = [
+            "bfs",
+            "fft",
+            "qsrdm",
+            "bfs_seed1",
+            "bfs_seed2",
+            "fft_seed1",
+            "fft_seed2",
+        ];
+        // bfs: CAPRI +10% on its own seed, 1.05 and 1.12 on the others (7 points apart);
+        // TBC -2%, 1.00 and 0.97 (3 points). fft and qsrdm: every scheme at WPDOM's IPC.
+        let runs = hand_runs(
+            &ws,
+            &[
+                (LATEST, &[1.10, 1.0, 1.0, 1.05, 1.12, 1.0, 1.0]),
+                (Scheme::Tbc, &[0.98, 1.0, 1.0, 1.0, 0.97, 1.0, 1.0]),
+            ],
+        );
+        let s = page_of(&study, &runs).seeds();
+        assert!(
+            s.contains(
+                "| bfs | 3 | 0.980 | 3.0 points | 1.000 | 0.0 points | 1.100 | 7.0 points |"
+            ),
+            "{s}"
+        );
+        // qsrdm has no seed: one input, in every seed's class mean.
+        assert!(
+            s.contains("| qsrdm | 1 | 1.000 | one input | 1.000 | one input | 1.000 | one input |"),
+            "{s}"
+        );
+        assert!(
+            s.contains("| **harmonic mean, divergent** | 3 | 0.980 | 3.0 points |"),
+            "{s}"
+        );
+        assert!(
+            s.contains(
+                "Class means that exceed their spread over the seeds (the difference \
+                 counts): CAPRI 1b-Latest over WPDOM, divergent set +10.0% (spread 7.0 \
+                 points); CAPRI 1b-Latest over TBC+, divergent set +10.0% (spread 7.0 \
+                 points). Within it (not counted): TBC over WPDOM, divergent set -2.0% \
+                 (spread 3.0 points); TBC+ over WPDOM, divergent set +0.0% (spread 0.0 \
+                 points); TBC over WPDOM, non-divergent set +0.0% (spread 0.0 points);"
+            ),
+            "{s}"
+        );
+        assert!(
+            s.contains(
+                "On single workloads, 1 of 6 differences from WPDOM exceed their spread: \
+                 CAPRI 1b-Latest on bfs +10.0% (spread 7.0 points). Within it: TBC on bfs \
+                 -2.0% (spread 3.0 points); TBC+ on bfs +0.0% (spread 0.0 points); TBC on \
+                 fft +0.0% (spread 0.0 points);"
+            ),
+            "{s}"
+        );
+        // Without the other seeds' runs (a study run with --only), nothing is compared.
+        let runs = hand_runs(&["bfs", "fft"], &[]);
+        let s = page_of(&study, &runs).seeds();
+        assert!(s.contains("| bfs | 1 | 1.000 | one input |"), "{s}");
+        assert!(
+            s.contains(
+                "No workload ran with more than one input seed: no difference is measured \
+                 against a spread."
+            ),
+            "{s}"
+        );
+        // A scheme within its spread everywhere: no class mean counts. fft's +0.03% on
+        // every seed (no spread) reads +0.0%: no difference either.
+        let runs = hand_runs(
+            &ws,
+            &[(LATEST, &[1.01, 1.0003, 1.0, 0.99, 1.02, 1.0003, 1.0003])],
+        );
+        let s = page_of(&study, &runs).seeds();
+        assert!(
+            s.contains("Class means that exceed their spread over the seeds (the difference counts): none."),
+            "{s}"
+        );
+        assert!(
+            s.contains(
+                "On single workloads, 0 of 6 differences from WPDOM exceed their spread: none."
+            ),
+            "{s}"
+        );
+    }
 
     #[test]
     fn the_fixture_names_the_presets_capri_1b_latest() {
@@ -2302,11 +2607,8 @@ mod tests {
         // at 2 waves (60 CTAs, 2 a core on 30 cores) it does.
         assert!(
             s.contains(
-                "Not tried: inputs that fill the machine for fft (under 2 waves, not scaled), \
-                 three input seeds (the spread a difference must exceed: not measured; every \
-                 kernel but qsrdm draws its input from an LCG seeded by a constant in its \
-                 source, with no key or define to change it, and qsrdm's input is the CUDA \
-                 SDK's deterministic sequence from seed 0)."
+                "Not tried: inputs that fill the machine for fft (under 2 waves, not \
+                 scaled). No row switches"
             ),
             "{s}"
         );
@@ -2314,7 +2616,7 @@ mod tests {
             (c.threads, c.cta_threads, c.ctas_per_core) = (60 * 256, 256, 2)
         });
         let s = page_of(&study, &runs).to_the_paper();
-        assert!(s.contains("Not tried: three input seeds"), "{s}");
+        assert!(!s.contains("Not tried"), "{s}");
         // Without a row's runs (a study run with --only), its cells are n/a.
         let mut runs = hand_runs(&["bfs", "fft"], &[]);
         runs.points.retain(|p, _| !matches!(p, Scheme::Row { .. }));

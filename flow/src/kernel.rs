@@ -27,6 +27,16 @@ pub const INCLUDE: &str = "kernels/include";
 
 /// Compiles `source` into the ELF `out`; `include` is the folder holding `weft.h`.
 pub fn compile(source: &Path, include: &Path, out: &Path) -> Result<PathBuf, String> {
+    compile_defined(source, include, out, &[])
+}
+
+/// [`compile`] with macros defined (`NAME=VALUE`, passed as `-DNAME=VALUE`).
+pub fn compile_defined(
+    source: &Path,
+    include: &Path,
+    out: &Path,
+    defines: &[String],
+) -> Result<PathBuf, String> {
     if !source.is_file() {
         return Err(format!("kernel source {} not found", source.display()));
     }
@@ -43,7 +53,9 @@ pub fn compile(source: &Path, include: &Path, out: &Path) -> Result<PathBuf, Str
         format!("-I{}", include.display()),
         out.display().to_string(),
     );
+    let defines: Vec<String> = defines.iter().map(|d| format!("-D{d}")).collect();
     let mut args: Vec<&str> = FLAGS.to_vec();
+    args.extend(defines.iter().map(String::as_str));
     args.extend([
         "-fuse-ld=lld",
         "-Wl,-e,weft_kernel",
@@ -68,7 +80,20 @@ pub fn compile(source: &Path, include: &Path, out: &Path) -> Result<PathBuf, Str
 /// The ELF bytes of a kernel given as C (built here, in a scratch folder) or as a
 /// prebuilt ELF.
 pub fn load(kernel: &Path) -> Result<Vec<u8>, String> {
+    load_defined(kernel, &[])
+}
+
+/// [`load`] with macros defined (`NAME=VALUE`) for a kernel given as C; a prebuilt ELF
+/// with macros is refused.
+pub fn load_defined(kernel: &Path, defines: &[String]) -> Result<Vec<u8>, String> {
     if kernel.extension().is_none_or(|e| e != "c") {
+        if !defines.is_empty() {
+            return Err(format!(
+                "{}: macros ({}) need a C kernel",
+                kernel.display(),
+                defines.join(", ")
+            ));
+        }
         return std::fs::read(kernel).map_err(|e| format!("cannot read {}: {e}", kernel.display()));
     }
     let work = std::env::temp_dir().join(format!(
@@ -77,9 +102,13 @@ pub fn load(kernel: &Path) -> Result<Vec<u8>, String> {
         std::thread::current().id()
     ));
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
-    let bytes = compile(kernel, Path::new(INCLUDE), &work.join("kernel.elf")).and_then(|elf| {
-        std::fs::read(&elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))
-    });
+    let bytes = compile_defined(
+        kernel,
+        Path::new(INCLUDE),
+        &work.join("kernel.elf"),
+        defines,
+    )
+    .and_then(|elf| std::fs::read(&elf).map_err(|e| format!("cannot read {}: {e}", elf.display())));
     let _ = std::fs::remove_dir_all(&work);
     bytes
 }

@@ -20,6 +20,11 @@
  * (every lane active) over more planes, in which the x-edge CTAs run 4 of 32 lanes. */
 #include "weft.h"
 
+/* The input generator's seed (`weft eval capri` runs two more with -DSEED=N). */
+#ifndef SEED
+#define SEED 31337u
+#endif
+
 #define NX 100
 #define NY 480
 #define NZ 12
@@ -46,7 +51,7 @@ static inline float average(float w, float e, float s, float n, float d, float u
 }
 
 void weft_setup(void) {
-    uint32_t s = 31337;
+    uint32_t s = SEED;
     for (uint32_t p = 0; p < POINTS; p++) {
         s = s * 1664525u + 1013904223u;
         u1[p] = (float)(s >> 8) / 16777216.0f;

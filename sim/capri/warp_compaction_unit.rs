@@ -3,7 +3,7 @@
 //! The update mask has one bit per thread (one lane mask per warp), not the paper's one
 //! bit per warp: a bypassing warp may be a compacted warp, any set of threads, and the
 //! threads of its home rows that waited must still be compacted.
-use crate::lib::column_compactor::{clear, min_groups, pick, Group};
+use crate::lib::column_compactor::{clear, lane_bits, min_groups, pick, Group};
 
 /// What the WCU presents in one cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,11 +44,12 @@ impl WarpCompactionUnit {
     pub fn outputs(&self) -> Compacted {
         let group = self.presented();
         let valid = group.lanes != 0;
-        let mut after = self.held.clone();
-        clear(&mut after, &group);
+        // Each picked lane takes one held thread: the group is the last when it takes
+        // every thread still held.
+        let held: u32 = self.held.iter().map(|r| r.count_ones()).sum();
         Compacted {
             valid,
-            last: valid && after.iter().all(|&r| r == 0),
+            last: valid && held == group.lanes.count_ones(),
             group,
             warps_needed: self.needed,
             waiting_warps: self.waiting,
@@ -65,11 +66,7 @@ impl WarpCompactionUnit {
             self.needed = 0;
             self.waiting = 0;
         } else if load {
-            let lane_bits = if self.lanes == 64 {
-                u64::MAX
-            } else {
-                (1 << self.lanes) - 1
-            };
+            let lane_bits = lane_bits(self.lanes);
             for (w, h) in self.held.iter_mut().enumerate() {
                 let row = |v: &[u64]| v.get(w).copied().unwrap_or(0);
                 *h = row(mask) & row(umask) & lane_bits;

@@ -204,11 +204,48 @@ impl Code {
     }
 }
 
+/// A thread's private stack: [`STACK_BYTES`] bytes, allocated at its first access, and
+/// the lowest offset accessed since it was last emptied (it grows down from the top), so
+/// that emptying it for the slot's next thread zeroes only what was touched.
+#[derive(Clone, Debug)]
+pub struct Stack {
+    bytes: Vec<u8>,
+    low: usize,
+}
+
+impl Default for Stack {
+    fn default() -> Stack {
+        Stack {
+            bytes: vec![],
+            low: STACK_BYTES as usize,
+        }
+    }
+}
+
+impl Stack {
+    /// The `size` bytes at offset `at` from the stack's bottom.
+    fn get_mut(&mut self, at: usize, size: usize) -> Option<&mut [u8]> {
+        if self.bytes.is_empty() {
+            self.bytes.resize(STACK_BYTES as usize, 0);
+        }
+        self.low = self.low.min(at);
+        self.bytes.get_mut(at..at + size)
+    }
+
+    /// Every byte zero again, as a new thread's.
+    pub fn clear(&mut self) {
+        if let Some(touched) = self.bytes.get_mut(self.low..) {
+            touched.fill(0);
+        }
+        self.low = STACK_BYTES as usize;
+    }
+}
+
 /// Device memory (the image, seen by every thread), the thread's CTA's shared memory,
 /// and one thread's private stack.
 pub struct ThreadMemory<'a> {
     pub image: &'a mut Image,
-    pub stack: &'a mut Vec<u8>,
+    pub stack: &'a mut Stack,
     /// The thread's CTA, whose copy of the shared memory it sees (`None`: `weft_setup`,
     /// which runs in no CTA).
     pub cta: Option<u32>,
@@ -219,13 +256,9 @@ impl ThreadMemory<'_> {
     fn bytes(&mut self, addr: u32, size: u32) -> Result<&mut [u8], MemFault> {
         let lo = STACK_TOP - STACK_BYTES;
         if addr >= lo && u64::from(addr) + u64::from(size) <= u64::from(STACK_TOP) {
-            if self.stack.is_empty() {
-                self.stack.resize(STACK_BYTES as usize, 0);
-            }
-            let at = (addr - lo) as usize;
             return self
                 .stack
-                .get_mut(at..at + size as usize)
+                .get_mut((addr - lo) as usize, size as usize)
                 .ok_or(MemFault::Outside);
         }
         match self.image.shared.place(addr, size) {
@@ -343,7 +376,7 @@ pub fn run_setup(code: &Code, image: &mut Image, launch: Launch, limit: u64) -> 
         return Ok(());
     };
     let mut thread = start_thread(image, setup);
-    let mut stack = vec![];
+    let mut stack = Stack::default();
     let mut memory = ThreadMemory {
         image,
         stack: &mut stack,
@@ -376,7 +409,7 @@ pub fn run(program: Program, launch: Launch, limit: u64) -> Result<FunctionalRun
         let mut threads: Vec<Thread> = (0..launch.cta)
             .map(|_| start_thread(&image, image.kernel))
             .collect();
-        let mut stacks: Vec<Vec<u8>> = vec![vec![]; launch.cta as usize];
+        let mut stacks = vec![Stack::default(); launch.cta as usize];
         let mut live: Vec<bool> = vec![true; launch.cta as usize];
         while live.iter().any(|&l| l) {
             for i in 0..launch.cta as usize {

@@ -17,18 +17,32 @@ pub fn pick(held: &[u64], lanes: usize, enabled: impl Fn(usize) -> bool) -> Grou
         lanes: 0,
         rows: vec![0; lanes],
     };
+    let all = lane_bits(lanes);
     for (r, &row) in held.iter().enumerate() {
+        if group.lanes == all {
+            break; // every lane has its thread: no later row is picked
+        }
         if !enabled(r) {
             continue;
         }
-        for c in 0..lanes {
-            if row >> c & 1 == 1 && group.lanes >> c & 1 == 0 {
-                group.lanes |= 1 << c;
-                group.rows[c] = r;
-            }
+        // The row's threads in lanes no earlier row filled.
+        let mut new = row & all & !group.lanes;
+        group.lanes |= new;
+        while new != 0 {
+            group.rows[new.trailing_zeros() as usize] = r;
+            new &= new - 1;
         }
     }
     group
+}
+
+/// The mask of lanes `0..lanes`.
+pub fn lane_bits(lanes: usize) -> u64 {
+    if lanes >= 64 {
+        u64::MAX
+    } else {
+        (1 << lanes) - 1
+    }
 }
 
 /// Clears a group's threads from `held`.

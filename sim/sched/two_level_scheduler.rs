@@ -61,19 +61,28 @@ impl TwoLevelScheduler {
 
     pub fn outputs(&self, ready: u64) -> Grant {
         let gs = self.group_size;
+        let group_bits = if gs == 64 { u64::MAX } else { (1 << gs) - 1 };
         for k in 0..self.groups() {
             let g = (self.cur + k) % self.groups();
             let base = g * gs;
-            for j in 1..=gs {
-                let w = base + (self.last[g] - base + j) % gs;
-                if ready >> w & 1 == 1 {
-                    return Grant {
-                        valid: true,
-                        warp: w,
-                        group: g,
-                    };
-                }
+            let in_group = ready >> base & group_bits;
+            if in_group == 0 {
+                continue;
             }
+            // The lowest ready warp from the one after the group's last grant up, else
+            // the lowest one below it.
+            let start = (self.last[g] - base + 1) % gs;
+            let from_start = in_group & (u64::MAX << start);
+            let pick = if from_start != 0 {
+                from_start
+            } else {
+                in_group
+            };
+            return Grant {
+                valid: true,
+                warp: base + pick.trailing_zeros() as usize,
+                group: g,
+            };
         }
         Grant {
             valid: false,

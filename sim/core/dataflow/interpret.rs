@@ -23,7 +23,7 @@
 //! each thread's private stack) is the functional run's, instruction semantics are the
 //! SIMT core's ([`Thread::step`]), so the results are the same bytes.
 use super::graph::{BlockId, Coordinate, NodeKind, Program, Terminator};
-use crate::core::functional::{self, is_private, Launch, ThreadMemory};
+use crate::core::functional::{self, is_private, Launch, Stack, ThreadMemory};
 use crate::core::image::{Image, SharedPlace};
 use crate::core::isa::Inst;
 use crate::core::thread::{Effect, Fault, Memory, Thread, ThreadEnv};
@@ -165,7 +165,7 @@ struct ThreadState {
     env: ThreadEnv,
     /// The live-value store: one word per register.
     live: [u32; 64],
-    stack: Vec<u8>,
+    stack: Stack,
 }
 
 /// Runs the launch on the lowered program `lowered` of `kernel`; stops with an error past
@@ -217,7 +217,7 @@ pub fn run_observed(
             .map(|tid| ThreadState {
                 env: launch.env(tid),
                 live: lowered.initial,
-                stack: vec![],
+                stack: Stack::default(),
             })
             .collect();
         let mut vectors: Vec<Vec<usize>> = vec![vec![]; lowered.blocks.len()];
@@ -263,7 +263,7 @@ pub fn run_observed(
                     }
                     Next::Barrier(n) => at_barrier[cta].push((t, n)),
                     Next::Exit => {
-                        threads[t].stack = vec![];
+                        threads[t].stack = Stack::default();
                         let env = threads[t].env;
                         result.image.shared.exited(env.ctaid, env.cta_size);
                     }

@@ -187,14 +187,15 @@ impl Core {
             return 0;
         }
         let lanes = self.lanes as u32;
+        let start = start_thread(image, image.kernel);
         let mut masks = Vec::with_capacity(free.len());
         for (k, &w) in free.iter().enumerate() {
             let first = k as u32 * ws;
             let count = (threads - first).min(ws);
             for t in 0..count {
                 let slot = &mut self.slots[w * ws as usize + t as usize];
-                slot.thread = start_thread(image, image.kernel);
-                slot.stack.fill(0);
+                slot.thread = start.clone();
+                slot.stack.clear();
                 slot.calls.clear();
                 slot.env = launch.env(cta * launch.cta + first + t);
             }

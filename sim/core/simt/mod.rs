@@ -149,6 +149,8 @@ pub fn run(
     let mut now = 0u64;
     let mut arrivals = vec![];
     let mut started = vec![false; cores.len()];
+    // Per core: free to issue this cycle with no warp ready.
+    let mut stalled = vec![false; cores.len()];
     let (mut bus_bytes, mut bus_cycles) = (0u64, 0f64);
     let clock = Instant::now();
     let mut last_progress = clock;
@@ -179,11 +181,13 @@ pub fn run(
         }
         let mut issued = false;
         started.fill(false);
+        stalled.fill(false);
         for core in &mut cores {
             let mut issue = None;
             core.settle(now)?;
             if core.busy_until <= now {
                 let ready = core.ready_mask(now, &kernel);
+                stalled[core.id] = ready == 0;
                 if let Some(w) = core.scheduler.grant(ready) {
                     let mut shared = Shared {
                         machine,
@@ -241,8 +245,10 @@ pub fn run(
                 .unwrap_or(now + 1)
                 .max(now + 1)
         };
+        // (A core that issued has its issue slot taken past `now`; one that did not is
+        // as the issue loop found it.)
         for core in &cores {
-            if core.busy_until <= now && core.ready_mask(now, &kernel) == 0 {
+            if stalled[core.id] {
                 core.stall(next - now, next_cta == total_ctas, &mut counts.stalls);
             }
         }

@@ -1,11 +1,12 @@
 //! A warp slot's timing state and a thread's slot. What the warp executes next (its PC
 //! and active threads) belongs to the divergence policy, not to the slot.
+use crate::core::functional::Stack;
 use crate::core::thread::{Thread, ThreadEnv};
 
 /// One thread's slot in a core.
 pub struct Slot {
     pub thread: Thread,
-    pub stack: Vec<u8>,
+    pub stack: Stack,
     /// Return addresses of the calls the thread is in (where `AtReturn` reconverges).
     pub calls: Vec<u32>,
     pub env: ThreadEnv,
@@ -15,7 +16,7 @@ impl Default for Slot {
     fn default() -> Slot {
         Slot {
             thread: Thread::new(0),
-            stack: vec![],
+            stack: Stack::default(),
             calls: vec![],
             env: ThreadEnv::default(),
         }

@@ -541,7 +541,7 @@ impl Policy for Dom {
     }
 
     fn resolve(&mut self, w: usize, step: &Step, ex: &Executed, _: &[Group]) -> Result<(), String> {
-        self.pdom.follow(w, step, ex, ex.taken.clone())?;
+        self.pdom.follow(w, step, ex, &ex.taken)?;
         if let Some(d) = self.decided.take() {
             if d.w != w || d.pc != ex.pc {
                 return Err(format!(

@@ -116,7 +116,7 @@ impl Policy for Lwm {
         groups: &[Group],
     ) -> Result<(), String> {
         if !step.inst.is_branch() {
-            return self.pdom.follow(w, step, ex, vec![]);
+            return self.pdom.follow(w, step, ex, &[]);
         }
         // Each sub-warp's outcome collects in the branch buffers; after the last one
         // the stack reads them.
@@ -136,7 +136,7 @@ impl Policy for Lwm {
         }
         let taken = self.buffers.outputs().taken;
         self.buffers.clock(false, None);
-        self.pdom.follow(w, step, ex, taken)
+        self.pdom.follow(w, step, ex, &taken)
     }
 
     fn stats(&self) -> DivergenceStats {

@@ -194,6 +194,20 @@ impl DivergenceStats {
     }
 }
 
+/// `out` made one group of `lanes` lanes, none carrying a thread, every row 0 (reusing
+/// its storage: the issue of a policy that issues the fetched threads together).
+fn one_group(out: &mut Vec<Group>, lanes: usize) -> &mut Group {
+    out.truncate(1);
+    if out.is_empty() {
+        out.push(Group::default());
+    }
+    let group = &mut out[0];
+    group.lanes = 0;
+    group.rows.clear();
+    group.rows.resize(lanes, 0);
+    group
+}
+
 /// The machine's policy for a core of `m`'s warp slots.
 pub fn build(m: &Machine) -> Box<dyn Policy> {
     match m.divergence() {

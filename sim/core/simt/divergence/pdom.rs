@@ -1,7 +1,7 @@
 //! PDOM: one divergence stack per warp (the golden [`DivergenceStack`], SPEC §2.4),
 //! reconverging at the branch's immediate post-dominator; every instruction issues as
 //! one warp instruction. The baseline of every study and what other policies build on.
-use super::{DivergenceStats, Policy};
+use super::{one_group, DivergenceStats, Policy};
 use crate::core::machine::Machine;
 use crate::core::simt::execute::Executed;
 use crate::core::simt::kernel::Step;
@@ -35,14 +35,14 @@ impl Pdom {
         w: usize,
         step: &Step,
         ex: &Executed,
-        taken: Vec<u64>,
+        taken: &[u64],
     ) -> Result<(), String> {
         let stack = &mut self.stacks[w];
         let pc = ex.pc;
         if step.inst.is_branch() {
             let target = pc.wrapping_add(step.inst.imm as u32);
             let outcome = stack.branch(
-                taken,
+                taken.to_vec(),
                 u64::from(target),
                 u64::from(pc.wrapping_add(4)),
                 u64::from(ex.reconvergence_pc),
@@ -56,7 +56,8 @@ impl Pdom {
         } else {
             stack.advance(u64::from(ex.next_pc));
         }
-        if stack.outputs().pc == u64::from(EXIT_PC) && stack.entries().len() != 1 {
+        let at_exit = stack.entries().last().map_or(0, |top| top.pc) == u64::from(EXIT_PC);
+        if at_exit && stack.entries().len() != 1 {
             return Err(format!(
                 "internal: threads left the kernel at {pc:#x} inside a divergent region"
             ));
@@ -86,16 +87,12 @@ impl Policy for Pdom {
     }
 
     fn groups(&mut self, _: &Step, ex: &Executed, out: &mut Vec<Group>) -> Mode {
-        out.clear();
-        out.push(Group {
-            lanes: ex.mask[0],
-            rows: vec![0; self.lanes],
-        });
+        one_group(out, self.lanes).lanes = ex.mask[0];
         Mode::Normal
     }
 
     fn resolve(&mut self, w: usize, step: &Step, ex: &Executed, _: &[Group]) -> Result<(), String> {
-        self.follow(w, step, ex, ex.taken.clone())
+        self.follow(w, step, ex, &ex.taken)
     }
 
     fn stats(&self) -> DivergenceStats {

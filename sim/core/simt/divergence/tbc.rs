@@ -41,7 +41,7 @@
 //!   threads both ways, adequate instances (the rule above), and whether the branch is
 //!   proven uniform. The totals are its sums (instances, adequate instances; executions
 //!   are the warp decisions).
-use super::{Change, DivergenceStats, Policy};
+use super::{one_group, Change, DivergenceStats, Policy};
 use crate::capri::adequacy_evaluator::evaluate;
 use crate::capri::capri_decision::{decide, Policy as Scheme};
 use crate::capri::capt::{Capt, History, Op as CaptOp};
@@ -694,12 +694,12 @@ impl Tbc {
                 .collect();
             let slots: Vec<usize> = self.slots(base).collect();
             for &w in &slots {
-                let rows = self.warps[w].as_ref().expect("a warp").rows.clone();
-                if self.warps[w].as_ref().is_some_and(|x| x.finished) {
+                let warp = self.warps[w].as_ref().expect("a warp");
+                if warp.finished {
                     continue;
                 }
-                let level = self.level(base, &rows);
-                if level == top_index && overlaps(&rows, &waiting_threads) {
+                let level = self.level(base, &warp.rows);
+                if level == top_index && overlaps(&warp.rows, &waiting_threads) {
                     // A bypassing warp whose path was not pushed (it went straight to the
                     // reconvergence point): its threads are compacted with the rest.
                     self.dissolve(w);
@@ -973,18 +973,13 @@ impl Policy for Tbc {
     }
 
     fn groups(&mut self, _: &Step, ex: &Executed, out: &mut Vec<Group>) -> Mode {
-        out.clear();
-        let mut group = Group {
-            lanes: 0,
-            rows: vec![0; self.lanes],
-        };
+        let group = one_group(out, self.lanes);
         for (r, &row) in ex.mask.iter().enumerate() {
             group.lanes |= row;
             for lane in bits(row) {
                 group.rows[lane] = r;
             }
         }
-        out.push(group);
         Mode::Normal
     }
 
