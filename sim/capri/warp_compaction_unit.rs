@@ -3,7 +3,8 @@
 //! The update mask has one bit per thread (one lane mask per warp), not the paper's one
 //! bit per warp: a bypassing warp may be a compacted warp, any set of threads, and the
 //! threads of its home rows that waited must still be compacted.
-use crate::lib::column_compactor::{clear, lane_bits, min_groups, pick, Group};
+use crate::lib::column_compactor::{clear, min_groups, pick, Group};
+use crate::lib::low_bits;
 
 /// What the WCU presents in one cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,7 +67,7 @@ impl WarpCompactionUnit {
             self.needed = 0;
             self.waiting = 0;
         } else if load {
-            let lane_bits = lane_bits(self.lanes);
+            let lane_bits = low_bits(self.lanes);
             for (w, h) in self.held.iter_mut().enumerate() {
                 let row = |v: &[u64]| v.get(w).copied().unwrap_or(0);
                 *h = row(mask) & row(umask) & lane_bits;

@@ -17,7 +17,7 @@ pub fn pick(held: &[u64], lanes: usize, enabled: impl Fn(usize) -> bool) -> Grou
         lanes: 0,
         rows: vec![0; lanes],
     };
-    let all = lane_bits(lanes);
+    let all = super::low_bits(lanes);
     for (r, &row) in held.iter().enumerate() {
         if group.lanes == all {
             break; // every lane has its thread: no later row is picked
@@ -34,15 +34,6 @@ pub fn pick(held: &[u64], lanes: usize, enabled: impl Fn(usize) -> bool) -> Grou
         }
     }
     group
-}
-
-/// The mask of lanes `0..lanes`.
-pub fn lane_bits(lanes: usize) -> u64 {
-    if lanes >= 64 {
-        u64::MAX
-    } else {
-        (1 << lanes) - 1
-    }
 }
 
 /// Clears a group's threads from `held`.

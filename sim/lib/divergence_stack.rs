@@ -33,13 +33,7 @@ pub trait Mask: Clone + PartialEq + Eq + Default + Debug {
     fn limit(&self, lanes: usize) -> Self;
 }
 
-fn lane_bits(lanes: usize) -> u64 {
-    if lanes >= 64 {
-        u64::MAX
-    } else {
-        (1 << lanes) - 1
-    }
-}
+use super::low_bits as lane_bits;
 
 impl Mask for u64 {
     fn and(&self, other: &u64) -> u64 {

@@ -5,10 +5,12 @@
 /// outside `0..n` counts as `n-1` (the search starts at 0), as in the RTL.
 pub fn grant(request: u64, n: usize, last: usize) -> Option<usize> {
     assert!((1..=64).contains(&n), "models hold at most 64 requesters");
-    let last = last.min(n - 1);
-    (1..=n)
-        .map(|k| (last + k) % n)
-        .find(|&i| request >> i & 1 == 1)
+    let request = request & super::low_bits(n);
+    // The lowest requester from `last + 1` up, else the lowest one below it.
+    let start = (last.min(n - 1) + 1) % n;
+    let from_start = request & (u64::MAX << start);
+    let pick = if from_start != 0 { from_start } else { request };
+    (pick != 0).then(|| pick.trailing_zeros() as usize)
 }
 
 #[cfg(test)]

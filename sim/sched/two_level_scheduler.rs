@@ -5,6 +5,8 @@
 //! combinational in `ready`); `clock(...)` applies a rising edge with this cycle's
 //! inputs. Warps are bits of a `u64` (`ready` bit `w` = warp `w`).
 
+use crate::lib::round_robin_arbiter::grant;
+
 /// What the scheduler shows in one cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grant {
@@ -61,28 +63,16 @@ impl TwoLevelScheduler {
 
     pub fn outputs(&self, ready: u64) -> Grant {
         let gs = self.group_size;
-        let group_bits = if gs == 64 { u64::MAX } else { (1 << gs) - 1 };
         for k in 0..self.groups() {
             let g = (self.cur + k) % self.groups();
             let base = g * gs;
-            let in_group = ready >> base & group_bits;
-            if in_group == 0 {
-                continue;
+            if let Some(w) = grant(ready >> base, gs, self.last[g] - base) {
+                return Grant {
+                    valid: true,
+                    warp: base + w,
+                    group: g,
+                };
             }
-            // The lowest ready warp from the one after the group's last grant up, else
-            // the lowest one below it.
-            let start = (self.last[g] - base + 1) % gs;
-            let from_start = in_group & (u64::MAX << start);
-            let pick = if from_start != 0 {
-                from_start
-            } else {
-                in_group
-            };
-            return Grant {
-                valid: true,
-                warp: base + pick.trailing_zeros() as usize,
-                group: g,
-            };
         }
         Grant {
             valid: false,
@@ -133,16 +123,7 @@ impl RoundRobin {
 
     /// The granted warp, if any is ready.
     pub fn outputs(&self, ready: u64) -> Option<usize> {
-        let ready = if self.warps == 64 {
-            ready
-        } else {
-            ready & ((1 << self.warps) - 1)
-        };
-        // The lowest ready warp from `last + 1` up, else the lowest one below it.
-        let start = (self.last + 1) % self.warps;
-        let from_start = ready & (u64::MAX << start);
-        let pick = if from_start != 0 { from_start } else { ready };
-        (pick != 0).then(|| pick.trailing_zeros() as usize)
+        grant(ready, self.warps, self.last)
     }
 
     /// Rising edge.
