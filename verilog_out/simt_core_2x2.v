@@ -40,13 +40,12 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     localparam  at_launch = 4'h2;
     localparam  at_launch_regs = 4'h3;
     localparam  at_decode = 4'h4;
-    localparam  at_read = 4'h5;
-    localparam  at_exec = 4'h6;
-    localparam  at_mem_req = 4'h7;
-    localparam  at_mem_wait = 4'h8;
-    localparam  at_md_start = 4'h9;
-    localparam  at_md_wait = 4'ha;
-    localparam  at_done = 4'hb;
+    localparam  at_exec = 4'h5;
+    localparam  at_mem_req = 4'h6;
+    localparam  at_mem_wait = 4'h7;
+    localparam  at_md_start = 4'h8;
+    localparam  at_md_wait = 4'h9;
+    localparam  at_done = 4'ha;
     localparam  slot_free = 2'b0;
     localparam  slot_run = 2'b1;
     localparam  slot_barrier = 2'b10;
@@ -154,6 +153,20 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     reg  regs$1$write_clock;
     reg  [31:0] regs$1$write_data;
     reg  regs$1$write_enable;
+    reg  [5:0] regs_rs2$0$read_address;
+    reg  regs_rs2$0$read_clock;
+    wire  [31:0] regs_rs2$0$read_data;
+    reg  [5:0] regs_rs2$0$write_address;
+    reg  regs_rs2$0$write_clock;
+    reg  [31:0] regs_rs2$0$write_data;
+    reg  regs_rs2$0$write_enable;
+    reg  [5:0] regs_rs2$1$read_address;
+    reg  regs_rs2$1$read_clock;
+    wire  [31:0] regs_rs2$1$read_data;
+    reg  [5:0] regs_rs2$1$write_address;
+    reg  regs_rs2$1$write_clock;
+    reg  [31:0] regs_rs2$1$write_data;
+    reg  regs_rs2$1$write_enable;
     reg  [3:0] alu$0$op;
     reg  [31:0] alu$0$a;
     reg  [31:0] alu$0$b;
@@ -340,6 +353,8 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     reg  [1:0] served_now;
     reg  [1:0] left;
     reg  finish;
+    reg  retire;
+    reg  [1:0] offered;
     reg  [63:0] req_data;
     reg  [7:0] req_strobe;
     reg  [31:0] addr$0;
@@ -380,8 +395,6 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     reg  [31:0] alu_a$1;
     reg  [31:0] alu_b$0;
     reg  [31:0] alu_b$1;
-    reg  [5:0] reg_raddr$0;
-    reg  [5:0] reg_raddr$1;
     reg  [5:0] reg_waddr$0;
     reg  [5:0] reg_waddr$1;
 
@@ -412,6 +425,24 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         .write_clock(regs$1$write_clock),
         .write_data(regs$1$write_data),
         .write_enable(regs$1$write_enable)
+    );
+    simt_core_2x2$regs regs_rs2$0(
+        .read_address(regs_rs2$0$read_address),
+        .read_clock(regs_rs2$0$read_clock),
+        .read_data(regs_rs2$0$read_data),
+        .write_address(regs_rs2$0$write_address),
+        .write_clock(regs_rs2$0$write_clock),
+        .write_data(regs_rs2$0$write_data),
+        .write_enable(regs_rs2$0$write_enable)
+    );
+    simt_core_2x2$regs regs_rs2$1(
+        .read_address(regs_rs2$1$read_address),
+        .read_clock(regs_rs2$1$read_clock),
+        .read_data(regs_rs2$1$read_data),
+        .write_address(regs_rs2$1$write_address),
+        .write_clock(regs_rs2$1$write_clock),
+        .write_data(regs_rs2$1$write_data),
+        .write_enable(regs_rs2$1$write_enable)
     );
     simt_core_2x2$alu alu$0(
         .op(alu$0$op),
@@ -700,12 +731,16 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         op_b$0$d = op_b$0$q;
         regs$0$read_clock = clock;
         regs$0$write_clock = clock;
+        regs_rs2$0$read_clock = clock;
+        regs_rs2$0$write_clock = clock;
         op_a$1$clock = clock;
         op_a$1$d = op_a$1$q;
         op_b$1$clock = clock;
         op_b$1$d = op_b$1$q;
         regs$1$read_clock = clock;
         regs$1$write_clock = clock;
+        regs_rs2$1$read_clock = clock;
+        regs_rs2$1$write_clock = clock;
         imem$read_clock = clock;
         imem$write_clock = clock;
         scheduler$clock = clock;
@@ -784,7 +819,16 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                 warp_state$1$d = slot_barrier;
             end
         end
-        scheduler$ready = live;
+        offered = live;
+        if (state$q != at_sched) begin
+            if (cur_warp$q == warp_ids$0) begin
+                offered = live & ~warp_bit$0;
+            end
+            if (cur_warp$q == warp_ids$1) begin
+                offered = live & ~warp_bit$1;
+            end
+        end
+        scheduler$ready = offered;
         sched_accept = 1'b0;
         grant_pc = zero32;
         grant_mask = zero_l;
@@ -819,38 +863,24 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         if (launch_warp$q == warp_ids$1) begin
             launch_reg_base = warp_regs$1;
         end
-        fetch_pc = cur_pc$q;
-        if (state$q == at_sched) begin
-            fetch_pc = grant_pc;
-        end
-        fetch_off = fetch_pc - code_base;
-        imem$read_address = fetch_off[(32'h2)+:(8)];
         widen_rd$narrow = decoder$rd;
         widen_rs1$narrow = decoder$rs1;
         widen_rs2$narrow = decoder$rs2;
-        reg_raddr$0 = warp_reg_base | widen_rs2$wide;
-        if (state$q == at_decode) begin
-            reg_raddr$0 = warp_reg_base | widen_rs1$wide;
-        end
         reg_waddr$0 = warp_reg_base | widen_rd$wide;
         wb_enable$0 = 1'b0;
         wb_data$0 = alu$0$result;
-        reg_raddr$1 = warp_reg_base | widen_rs2$wide;
-        if (state$q == at_decode) begin
-            reg_raddr$1 = warp_reg_base | widen_rs1$wide;
-        end
         reg_waddr$1 = warp_reg_base | widen_rd$wide;
         wb_enable$1 = 1'b0;
         wb_data$1 = alu$1$result;
         alu$0$op = decoder$alu_op;
-        alu_a$0 = op_a$0$q;
+        alu_a$0 = regs$0$read_data;
         if (decoder$a_sel == operand_pc) begin
             alu_a$0 = cur_pc$q;
         end
         if (decoder$a_sel == operand_zero) begin
             alu_a$0 = zero32;
         end
-        alu_b$0 = regs$0$read_data;
+        alu_b$0 = regs_rs2$0$read_data;
         if (decoder$b_sel == operand_imm) begin
             alu_b$0 = decoder$imm;
         end
@@ -860,14 +890,14 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         alu$0$c = zero32;
         alu$0$product = zero32;
         alu$1$op = decoder$alu_op;
-        alu_a$1 = op_a$1$q;
+        alu_a$1 = regs$1$read_data;
         if (decoder$a_sel == operand_pc) begin
             alu_a$1 = cur_pc$q;
         end
         if (decoder$a_sel == operand_zero) begin
             alu_a$1 = zero32;
         end
-        alu_b$1 = regs$1$read_data;
+        alu_b$1 = regs_rs2$1$read_data;
         if (decoder$b_sel == operand_imm) begin
             alu_b$1 = decoder$imm;
         end
@@ -1023,11 +1053,11 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         end
         sel_found = 1'b0;
         if (|(cur_mask$q & lane_bit$0) & ~sel_found) begin
-            jump_base = op_a$0$q;
+            jump_base = regs$0$read_data;
             sel_found = 1'b1;
         end
         if (|(cur_mask$q & lane_bit$1) & ~sel_found) begin
-            jump_base = op_a$1$q;
+            jump_base = regs$1$read_data;
             sel_found = 1'b1;
         end
         pc_next = cur_pc$q + four32;
@@ -1069,6 +1099,7 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         mem_req_data = req_data;
         mem_req_strobe = req_strobe;
         finish = 1'b0;
+        retire = 1'b0;
         if (state$q == at_idle) begin
             next_cta$d = zero32;
             cta_tid$d = zero32;
@@ -1079,14 +1110,7 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                 launch_k$d = zero8;
                 launch_base$d = zero32;
             end
-            else if (scheduler$grant_valid) begin
-                sched_accept = 1'b1;
-                cur_warp$d = scheduler$grant;
-                cur_pc$d = grant_pc;
-                cur_mask$d = grant_mask;
-                state$d = at_decode;
-            end
-            else if ((next_cta$q == ctas) & ~|(live | parked)) begin
+            else if (~scheduler$grant_valid & (next_cta$q == ctas) & ~|(live | parked)) begin
                 state$d = at_done;
             end
         end
@@ -1154,15 +1178,11 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
             end
         end
         if (state$q == at_decode) begin
-            state$d = at_read;
-        end
-        if (state$q == at_read) begin
-            op_a$0$d = regs$0$read_data;
-            op_a$1$d = regs$1$read_data;
             state$d = at_exec;
         end
         if (state$q == at_exec) begin
-            op_b$0$d = regs$0$read_data;
+            op_a$0$d = regs$0$read_data;
+            op_b$0$d = regs_rs2$0$read_data;
             wb_enable$0 = decoder$writes & |(cur_mask$q & lane_bit$0);
             if (decoder$kind == is_csr) begin
                 wb_data$0 = cur_tid + lane_num$0;
@@ -1176,7 +1196,8 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                     wb_data$0 = cta_size;
                 end
             end
-            op_b$1$d = regs$1$read_data;
+            op_a$1$d = regs$1$read_data;
+            op_b$1$d = regs_rs2$1$read_data;
             wb_enable$1 = decoder$writes & |(cur_mask$q & lane_bit$1);
             if (decoder$kind == is_csr) begin
                 wb_data$1 = cur_tid + lane_num$1;
@@ -1190,17 +1211,17 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                     wb_data$1 = cta_size;
                 end
             end
-            state$d = at_sched;
+            retire = 1'b1;
             pol_advance = 1'b1;
             if (decoder$kind == is_jal) begin
                 pol_next_pc = pc_target;
             end
             if (decoder$kind == is_jalr) begin
                 pol_next_pc = (jump_base + decoder$imm) & not_one32;
-                if (|(cur_mask$q & lane_bit$0) & (op_a$0$q != jump_base)) begin
+                if (|(cur_mask$q & lane_bit$0) & (regs$0$read_data != jump_base)) begin
                     error_q$d = 1'b1;
                 end
-                if (|(cur_mask$q & lane_bit$1) & (op_a$1$q != jump_base)) begin
+                if (|(cur_mask$q & lane_bit$1) & (regs$1$read_data != jump_base)) begin
                     error_q$d = 1'b1;
                 end
             end
@@ -1217,11 +1238,13 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                 end
             end
             if ((decoder$kind == is_load) | (decoder$kind == is_store)) begin
+                retire = 1'b0;
                 pol_advance = 1'b0;
                 pending$d = cur_mask$q;
                 state$d = at_mem_req;
             end
             if (decoder$kind == is_muldiv) begin
+                retire = 1'b0;
                 pol_advance = 1'b0;
                 pending$d = cur_mask$q;
                 state$d = at_md_start;
@@ -1298,7 +1321,17 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         end
         if (finish) begin
             pol_advance = 1'b1;
+            retire = 1'b1;
+        end
+        if (retire) begin
             state$d = at_sched;
+        end
+        if (scheduler$grant_valid & ~launch_ok & ((state$q == at_sched) | retire)) begin
+            sched_accept = 1'b1;
+            cur_warp$d = scheduler$grant;
+            cur_pc$d = grant_pc;
+            cur_mask$d = grant_mask;
+            state$d = at_decode;
         end
         if (state$q == at_done) begin
             state$d = at_done;
@@ -1313,8 +1346,12 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         end
         regs$0$write_enable = wb_enable$0;
         regs$0$write_data = wb_data$0;
+        regs_rs2$0$write_enable = wb_enable$0;
+        regs_rs2$0$write_data = wb_data$0;
         regs$1$write_enable = wb_enable$1;
         regs$1$write_data = wb_data$1;
+        regs_rs2$1$write_enable = wb_enable$1;
+        regs_rs2$1$write_data = wb_data$1;
         if (reset) begin
             state$d = at_idle;
             error_q$d = 1'b0;
@@ -1329,14 +1366,24 @@ module simt_core_2x2(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         mul_div$start = md_start;
         mul_div$a = md_a;
         mul_div$b = md_b;
+        fetch_pc = cur_pc$q;
+        if (sched_accept) begin
+            fetch_pc = grant_pc;
+        end
+        fetch_off = fetch_pc - code_base;
+        imem$read_address = fetch_off[(32'h2)+:(8)];
         alu$0$a = alu_a$0;
         alu$0$b = alu_b$0;
-        regs$0$read_address = reg_raddr$0;
+        regs$0$read_address = warp_reg_base | widen_rs1$wide;
         regs$0$write_address = reg_waddr$0;
+        regs_rs2$0$read_address = warp_reg_base | widen_rs2$wide;
+        regs_rs2$0$write_address = reg_waddr$0;
         alu$1$a = alu_a$1;
         alu$1$b = alu_b$1;
-        regs$1$read_address = reg_raddr$1;
+        regs$1$read_address = warp_reg_base | widen_rs1$wide;
         regs$1$write_address = reg_waddr$1;
+        regs_rs2$1$read_address = warp_reg_base | widen_rs2$wide;
+        regs_rs2$1$write_address = reg_waddr$1;
         done = state$q == at_done;
         error = error_q$q;
         issue = state$q == at_decode;

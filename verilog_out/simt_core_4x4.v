@@ -40,13 +40,12 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     localparam  at_launch = 4'h2;
     localparam  at_launch_regs = 4'h3;
     localparam  at_decode = 4'h4;
-    localparam  at_read = 4'h5;
-    localparam  at_exec = 4'h6;
-    localparam  at_mem_req = 4'h7;
-    localparam  at_mem_wait = 4'h8;
-    localparam  at_md_start = 4'h9;
-    localparam  at_md_wait = 4'ha;
-    localparam  at_done = 4'hb;
+    localparam  at_exec = 4'h5;
+    localparam  at_mem_req = 4'h6;
+    localparam  at_mem_wait = 4'h7;
+    localparam  at_md_start = 4'h8;
+    localparam  at_md_wait = 4'h9;
+    localparam  at_done = 4'ha;
     localparam  slot_free = 2'b0;
     localparam  slot_run = 2'b1;
     localparam  slot_barrier = 2'b10;
@@ -188,6 +187,34 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     reg  regs$3$write_clock;
     reg  [31:0] regs$3$write_data;
     reg  regs$3$write_enable;
+    reg  [6:0] regs_rs2$0$read_address;
+    reg  regs_rs2$0$read_clock;
+    wire  [31:0] regs_rs2$0$read_data;
+    reg  [6:0] regs_rs2$0$write_address;
+    reg  regs_rs2$0$write_clock;
+    reg  [31:0] regs_rs2$0$write_data;
+    reg  regs_rs2$0$write_enable;
+    reg  [6:0] regs_rs2$1$read_address;
+    reg  regs_rs2$1$read_clock;
+    wire  [31:0] regs_rs2$1$read_data;
+    reg  [6:0] regs_rs2$1$write_address;
+    reg  regs_rs2$1$write_clock;
+    reg  [31:0] regs_rs2$1$write_data;
+    reg  regs_rs2$1$write_enable;
+    reg  [6:0] regs_rs2$2$read_address;
+    reg  regs_rs2$2$read_clock;
+    wire  [31:0] regs_rs2$2$read_data;
+    reg  [6:0] regs_rs2$2$write_address;
+    reg  regs_rs2$2$write_clock;
+    reg  [31:0] regs_rs2$2$write_data;
+    reg  regs_rs2$2$write_enable;
+    reg  [6:0] regs_rs2$3$read_address;
+    reg  regs_rs2$3$read_clock;
+    wire  [31:0] regs_rs2$3$read_data;
+    reg  [6:0] regs_rs2$3$write_address;
+    reg  regs_rs2$3$write_clock;
+    reg  [31:0] regs_rs2$3$write_data;
+    reg  regs_rs2$3$write_enable;
     reg  [3:0] alu$0$op;
     reg  [31:0] alu$0$a;
     reg  [31:0] alu$0$b;
@@ -434,6 +461,8 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     reg  [3:0] served_now;
     reg  [3:0] left;
     reg  finish;
+    reg  retire;
+    reg  [3:0] offered;
     reg  [127:0] req_data;
     reg  [15:0] req_strobe;
     reg  [31:0] addr$0;
@@ -504,10 +533,6 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
     reg  [31:0] alu_b$1;
     reg  [31:0] alu_b$2;
     reg  [31:0] alu_b$3;
-    reg  [6:0] reg_raddr$0;
-    reg  [6:0] reg_raddr$1;
-    reg  [6:0] reg_raddr$2;
-    reg  [6:0] reg_raddr$3;
     reg  [6:0] reg_waddr$0;
     reg  [6:0] reg_waddr$1;
     reg  [6:0] reg_waddr$2;
@@ -558,6 +583,42 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         .write_clock(regs$3$write_clock),
         .write_data(regs$3$write_data),
         .write_enable(regs$3$write_enable)
+    );
+    simt_core_4x4$regs regs_rs2$0(
+        .read_address(regs_rs2$0$read_address),
+        .read_clock(regs_rs2$0$read_clock),
+        .read_data(regs_rs2$0$read_data),
+        .write_address(regs_rs2$0$write_address),
+        .write_clock(regs_rs2$0$write_clock),
+        .write_data(regs_rs2$0$write_data),
+        .write_enable(regs_rs2$0$write_enable)
+    );
+    simt_core_4x4$regs regs_rs2$1(
+        .read_address(regs_rs2$1$read_address),
+        .read_clock(regs_rs2$1$read_clock),
+        .read_data(regs_rs2$1$read_data),
+        .write_address(regs_rs2$1$write_address),
+        .write_clock(regs_rs2$1$write_clock),
+        .write_data(regs_rs2$1$write_data),
+        .write_enable(regs_rs2$1$write_enable)
+    );
+    simt_core_4x4$regs regs_rs2$2(
+        .read_address(regs_rs2$2$read_address),
+        .read_clock(regs_rs2$2$read_clock),
+        .read_data(regs_rs2$2$read_data),
+        .write_address(regs_rs2$2$write_address),
+        .write_clock(regs_rs2$2$write_clock),
+        .write_data(regs_rs2$2$write_data),
+        .write_enable(regs_rs2$2$write_enable)
+    );
+    simt_core_4x4$regs regs_rs2$3(
+        .read_address(regs_rs2$3$read_address),
+        .read_clock(regs_rs2$3$read_clock),
+        .read_data(regs_rs2$3$read_data),
+        .write_address(regs_rs2$3$write_address),
+        .write_clock(regs_rs2$3$write_clock),
+        .write_data(regs_rs2$3$write_data),
+        .write_enable(regs_rs2$3$write_enable)
     );
     simt_core_4x4$alu alu$0(
         .op(alu$0$op),
@@ -954,24 +1015,32 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         op_b$0$d = op_b$0$q;
         regs$0$read_clock = clock;
         regs$0$write_clock = clock;
+        regs_rs2$0$read_clock = clock;
+        regs_rs2$0$write_clock = clock;
         op_a$1$clock = clock;
         op_a$1$d = op_a$1$q;
         op_b$1$clock = clock;
         op_b$1$d = op_b$1$q;
         regs$1$read_clock = clock;
         regs$1$write_clock = clock;
+        regs_rs2$1$read_clock = clock;
+        regs_rs2$1$write_clock = clock;
         op_a$2$clock = clock;
         op_a$2$d = op_a$2$q;
         op_b$2$clock = clock;
         op_b$2$d = op_b$2$q;
         regs$2$read_clock = clock;
         regs$2$write_clock = clock;
+        regs_rs2$2$read_clock = clock;
+        regs_rs2$2$write_clock = clock;
         op_a$3$clock = clock;
         op_a$3$d = op_a$3$q;
         op_b$3$clock = clock;
         op_b$3$d = op_b$3$q;
         regs$3$read_clock = clock;
         regs$3$write_clock = clock;
+        regs_rs2$3$read_clock = clock;
+        regs_rs2$3$write_clock = clock;
         imem$read_clock = clock;
         imem$write_clock = clock;
         scheduler$clock = clock;
@@ -1130,7 +1199,22 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                 warp_state$3$d = slot_barrier;
             end
         end
-        scheduler$ready = live;
+        offered = live;
+        if (state$q != at_sched) begin
+            if (cur_warp$q == warp_ids$0) begin
+                offered = live & ~warp_bit$0;
+            end
+            if (cur_warp$q == warp_ids$1) begin
+                offered = live & ~warp_bit$1;
+            end
+            if (cur_warp$q == warp_ids$2) begin
+                offered = live & ~warp_bit$2;
+            end
+            if (cur_warp$q == warp_ids$3) begin
+                offered = live & ~warp_bit$3;
+            end
+        end
+        scheduler$ready = offered;
         sched_accept = 1'b0;
         grant_pc = zero32;
         grant_mask = zero_l;
@@ -1191,52 +1275,30 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         if (launch_warp$q == warp_ids$3) begin
             launch_reg_base = warp_regs$3;
         end
-        fetch_pc = cur_pc$q;
-        if (state$q == at_sched) begin
-            fetch_pc = grant_pc;
-        end
-        fetch_off = fetch_pc - code_base;
-        imem$read_address = fetch_off[(32'h2)+:(12)];
         widen_rd$narrow = decoder$rd;
         widen_rs1$narrow = decoder$rs1;
         widen_rs2$narrow = decoder$rs2;
-        reg_raddr$0 = warp_reg_base | widen_rs2$wide;
-        if (state$q == at_decode) begin
-            reg_raddr$0 = warp_reg_base | widen_rs1$wide;
-        end
         reg_waddr$0 = warp_reg_base | widen_rd$wide;
         wb_enable$0 = 1'b0;
         wb_data$0 = alu$0$result;
-        reg_raddr$1 = warp_reg_base | widen_rs2$wide;
-        if (state$q == at_decode) begin
-            reg_raddr$1 = warp_reg_base | widen_rs1$wide;
-        end
         reg_waddr$1 = warp_reg_base | widen_rd$wide;
         wb_enable$1 = 1'b0;
         wb_data$1 = alu$1$result;
-        reg_raddr$2 = warp_reg_base | widen_rs2$wide;
-        if (state$q == at_decode) begin
-            reg_raddr$2 = warp_reg_base | widen_rs1$wide;
-        end
         reg_waddr$2 = warp_reg_base | widen_rd$wide;
         wb_enable$2 = 1'b0;
         wb_data$2 = alu$2$result;
-        reg_raddr$3 = warp_reg_base | widen_rs2$wide;
-        if (state$q == at_decode) begin
-            reg_raddr$3 = warp_reg_base | widen_rs1$wide;
-        end
         reg_waddr$3 = warp_reg_base | widen_rd$wide;
         wb_enable$3 = 1'b0;
         wb_data$3 = alu$3$result;
         alu$0$op = decoder$alu_op;
-        alu_a$0 = op_a$0$q;
+        alu_a$0 = regs$0$read_data;
         if (decoder$a_sel == operand_pc) begin
             alu_a$0 = cur_pc$q;
         end
         if (decoder$a_sel == operand_zero) begin
             alu_a$0 = zero32;
         end
-        alu_b$0 = regs$0$read_data;
+        alu_b$0 = regs_rs2$0$read_data;
         if (decoder$b_sel == operand_imm) begin
             alu_b$0 = decoder$imm;
         end
@@ -1246,14 +1308,14 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         alu$0$c = zero32;
         alu$0$product = zero32;
         alu$1$op = decoder$alu_op;
-        alu_a$1 = op_a$1$q;
+        alu_a$1 = regs$1$read_data;
         if (decoder$a_sel == operand_pc) begin
             alu_a$1 = cur_pc$q;
         end
         if (decoder$a_sel == operand_zero) begin
             alu_a$1 = zero32;
         end
-        alu_b$1 = regs$1$read_data;
+        alu_b$1 = regs_rs2$1$read_data;
         if (decoder$b_sel == operand_imm) begin
             alu_b$1 = decoder$imm;
         end
@@ -1263,14 +1325,14 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         alu$1$c = zero32;
         alu$1$product = zero32;
         alu$2$op = decoder$alu_op;
-        alu_a$2 = op_a$2$q;
+        alu_a$2 = regs$2$read_data;
         if (decoder$a_sel == operand_pc) begin
             alu_a$2 = cur_pc$q;
         end
         if (decoder$a_sel == operand_zero) begin
             alu_a$2 = zero32;
         end
-        alu_b$2 = regs$2$read_data;
+        alu_b$2 = regs_rs2$2$read_data;
         if (decoder$b_sel == operand_imm) begin
             alu_b$2 = decoder$imm;
         end
@@ -1280,14 +1342,14 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         alu$2$c = zero32;
         alu$2$product = zero32;
         alu$3$op = decoder$alu_op;
-        alu_a$3 = op_a$3$q;
+        alu_a$3 = regs$3$read_data;
         if (decoder$a_sel == operand_pc) begin
             alu_a$3 = cur_pc$q;
         end
         if (decoder$a_sel == operand_zero) begin
             alu_a$3 = zero32;
         end
-        alu_b$3 = regs$3$read_data;
+        alu_b$3 = regs_rs2$3$read_data;
         if (decoder$b_sel == operand_imm) begin
             alu_b$3 = decoder$imm;
         end
@@ -1611,19 +1673,19 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         end
         sel_found = 1'b0;
         if (|(cur_mask$q & lane_bit$0) & ~sel_found) begin
-            jump_base = op_a$0$q;
+            jump_base = regs$0$read_data;
             sel_found = 1'b1;
         end
         if (|(cur_mask$q & lane_bit$1) & ~sel_found) begin
-            jump_base = op_a$1$q;
+            jump_base = regs$1$read_data;
             sel_found = 1'b1;
         end
         if (|(cur_mask$q & lane_bit$2) & ~sel_found) begin
-            jump_base = op_a$2$q;
+            jump_base = regs$2$read_data;
             sel_found = 1'b1;
         end
         if (|(cur_mask$q & lane_bit$3) & ~sel_found) begin
-            jump_base = op_a$3$q;
+            jump_base = regs$3$read_data;
             sel_found = 1'b1;
         end
         pc_next = cur_pc$q + four32;
@@ -1679,6 +1741,7 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         mem_req_data = req_data;
         mem_req_strobe = req_strobe;
         finish = 1'b0;
+        retire = 1'b0;
         if (state$q == at_idle) begin
             next_cta$d = zero32;
             cta_tid$d = zero32;
@@ -1689,14 +1752,7 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                 launch_k$d = zero8;
                 launch_base$d = zero32;
             end
-            else if (scheduler$grant_valid) begin
-                sched_accept = 1'b1;
-                cur_warp$d = scheduler$grant;
-                cur_pc$d = grant_pc;
-                cur_mask$d = grant_mask;
-                state$d = at_decode;
-            end
-            else if ((next_cta$q == ctas) & ~|(live | parked)) begin
+            else if (~scheduler$grant_valid & (next_cta$q == ctas) & ~|(live | parked)) begin
                 state$d = at_done;
             end
         end
@@ -1806,17 +1862,11 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
             end
         end
         if (state$q == at_decode) begin
-            state$d = at_read;
-        end
-        if (state$q == at_read) begin
-            op_a$0$d = regs$0$read_data;
-            op_a$1$d = regs$1$read_data;
-            op_a$2$d = regs$2$read_data;
-            op_a$3$d = regs$3$read_data;
             state$d = at_exec;
         end
         if (state$q == at_exec) begin
-            op_b$0$d = regs$0$read_data;
+            op_a$0$d = regs$0$read_data;
+            op_b$0$d = regs_rs2$0$read_data;
             wb_enable$0 = decoder$writes & |(cur_mask$q & lane_bit$0);
             if (decoder$kind == is_csr) begin
                 wb_data$0 = cur_tid + lane_num$0;
@@ -1830,7 +1880,8 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                     wb_data$0 = cta_size;
                 end
             end
-            op_b$1$d = regs$1$read_data;
+            op_a$1$d = regs$1$read_data;
+            op_b$1$d = regs_rs2$1$read_data;
             wb_enable$1 = decoder$writes & |(cur_mask$q & lane_bit$1);
             if (decoder$kind == is_csr) begin
                 wb_data$1 = cur_tid + lane_num$1;
@@ -1844,7 +1895,8 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                     wb_data$1 = cta_size;
                 end
             end
-            op_b$2$d = regs$2$read_data;
+            op_a$2$d = regs$2$read_data;
+            op_b$2$d = regs_rs2$2$read_data;
             wb_enable$2 = decoder$writes & |(cur_mask$q & lane_bit$2);
             if (decoder$kind == is_csr) begin
                 wb_data$2 = cur_tid + lane_num$2;
@@ -1858,7 +1910,8 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                     wb_data$2 = cta_size;
                 end
             end
-            op_b$3$d = regs$3$read_data;
+            op_a$3$d = regs$3$read_data;
+            op_b$3$d = regs_rs2$3$read_data;
             wb_enable$3 = decoder$writes & |(cur_mask$q & lane_bit$3);
             if (decoder$kind == is_csr) begin
                 wb_data$3 = cur_tid + lane_num$3;
@@ -1872,23 +1925,23 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                     wb_data$3 = cta_size;
                 end
             end
-            state$d = at_sched;
+            retire = 1'b1;
             pol_advance = 1'b1;
             if (decoder$kind == is_jal) begin
                 pol_next_pc = pc_target;
             end
             if (decoder$kind == is_jalr) begin
                 pol_next_pc = (jump_base + decoder$imm) & not_one32;
-                if (|(cur_mask$q & lane_bit$0) & (op_a$0$q != jump_base)) begin
+                if (|(cur_mask$q & lane_bit$0) & (regs$0$read_data != jump_base)) begin
                     error_q$d = 1'b1;
                 end
-                if (|(cur_mask$q & lane_bit$1) & (op_a$1$q != jump_base)) begin
+                if (|(cur_mask$q & lane_bit$1) & (regs$1$read_data != jump_base)) begin
                     error_q$d = 1'b1;
                 end
-                if (|(cur_mask$q & lane_bit$2) & (op_a$2$q != jump_base)) begin
+                if (|(cur_mask$q & lane_bit$2) & (regs$2$read_data != jump_base)) begin
                     error_q$d = 1'b1;
                 end
-                if (|(cur_mask$q & lane_bit$3) & (op_a$3$q != jump_base)) begin
+                if (|(cur_mask$q & lane_bit$3) & (regs$3$read_data != jump_base)) begin
                     error_q$d = 1'b1;
                 end
             end
@@ -1911,11 +1964,13 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
                 end
             end
             if ((decoder$kind == is_load) | (decoder$kind == is_store)) begin
+                retire = 1'b0;
                 pol_advance = 1'b0;
                 pending$d = cur_mask$q;
                 state$d = at_mem_req;
             end
             if (decoder$kind == is_muldiv) begin
+                retire = 1'b0;
                 pol_advance = 1'b0;
                 pending$d = cur_mask$q;
                 state$d = at_md_start;
@@ -2024,7 +2079,17 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         end
         if (finish) begin
             pol_advance = 1'b1;
+            retire = 1'b1;
+        end
+        if (retire) begin
             state$d = at_sched;
+        end
+        if (scheduler$grant_valid & ~launch_ok & ((state$q == at_sched) | retire)) begin
+            sched_accept = 1'b1;
+            cur_warp$d = scheduler$grant;
+            cur_pc$d = grant_pc;
+            cur_mask$d = grant_mask;
+            state$d = at_decode;
         end
         if (state$q == at_done) begin
             state$d = at_done;
@@ -2039,12 +2104,20 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         end
         regs$0$write_enable = wb_enable$0;
         regs$0$write_data = wb_data$0;
+        regs_rs2$0$write_enable = wb_enable$0;
+        regs_rs2$0$write_data = wb_data$0;
         regs$1$write_enable = wb_enable$1;
         regs$1$write_data = wb_data$1;
+        regs_rs2$1$write_enable = wb_enable$1;
+        regs_rs2$1$write_data = wb_data$1;
         regs$2$write_enable = wb_enable$2;
         regs$2$write_data = wb_data$2;
+        regs_rs2$2$write_enable = wb_enable$2;
+        regs_rs2$2$write_data = wb_data$2;
         regs$3$write_enable = wb_enable$3;
         regs$3$write_data = wb_data$3;
+        regs_rs2$3$write_enable = wb_enable$3;
+        regs_rs2$3$write_data = wb_data$3;
         if (reset) begin
             state$d = at_idle;
             error_q$d = 1'b0;
@@ -2061,22 +2134,36 @@ module simt_core_4x4(clock,reset,prog_write,prog_addr,prog_inst,prog_rpc,start,c
         mul_div$start = md_start;
         mul_div$a = md_a;
         mul_div$b = md_b;
+        fetch_pc = cur_pc$q;
+        if (sched_accept) begin
+            fetch_pc = grant_pc;
+        end
+        fetch_off = fetch_pc - code_base;
+        imem$read_address = fetch_off[(32'h2)+:(12)];
         alu$0$a = alu_a$0;
         alu$0$b = alu_b$0;
-        regs$0$read_address = reg_raddr$0;
+        regs$0$read_address = warp_reg_base | widen_rs1$wide;
         regs$0$write_address = reg_waddr$0;
+        regs_rs2$0$read_address = warp_reg_base | widen_rs2$wide;
+        regs_rs2$0$write_address = reg_waddr$0;
         alu$1$a = alu_a$1;
         alu$1$b = alu_b$1;
-        regs$1$read_address = reg_raddr$1;
+        regs$1$read_address = warp_reg_base | widen_rs1$wide;
         regs$1$write_address = reg_waddr$1;
+        regs_rs2$1$read_address = warp_reg_base | widen_rs2$wide;
+        regs_rs2$1$write_address = reg_waddr$1;
         alu$2$a = alu_a$2;
         alu$2$b = alu_b$2;
-        regs$2$read_address = reg_raddr$2;
+        regs$2$read_address = warp_reg_base | widen_rs1$wide;
         regs$2$write_address = reg_waddr$2;
+        regs_rs2$2$read_address = warp_reg_base | widen_rs2$wide;
+        regs_rs2$2$write_address = reg_waddr$2;
         alu$3$a = alu_a$3;
         alu$3$b = alu_b$3;
-        regs$3$read_address = reg_raddr$3;
+        regs$3$read_address = warp_reg_base | widen_rs1$wide;
         regs$3$write_address = reg_waddr$3;
+        regs_rs2$3$read_address = warp_reg_base | widen_rs2$wide;
+        regs_rs2$3$write_address = reg_waddr$3;
         done = state$q == at_done;
         error = error_q$q;
         issue = state$q == at_decode;

@@ -8,18 +8,22 @@
 //! ```text
 //!  loader ─> instruction RAM {reconvergence PC, instruction} ─┐
 //!  launch ─> pdom (per warp: pc, mask) ─> scheduler ─> fetch ─┴> decode ─> register
-//!  RAMs (one per lane, W x 32 words) ─> lane ALUs / mul-div (lane by lane) / load-store
+//!  RAMs (two per lane, W x 32 words) ─> lane ALUs / mul-div (lane by lane) / load-store
 //!  unit (a warp's accesses coalesced into lines, one request at a time) ─> write back
 //!  ─> pdom: advance, or branch with the table's reconvergence PC
 //! ```
 //!
 //! One warp instruction at a time, as a state machine (cycles per instruction):
 //! SCHED (the scheduler grants a ready warp; the instruction RAM reads its PC),
-//! DECODE (the register RAMs read rs1), READ (rs2), EXEC (ALU, branch, CSR, barrier:
-//! written back and the warp moved on at its end) = 4 cycles; a load or store then
-//! sends one line request per distinct line (a request waits for `mem_req_ready`; a
-//! load waits for its response, any latency); a multiply or divide takes 10 cycles
-//! per active lane (the shared unit retires 4 bits a cycle).
+//! DECODE (the register RAMs read rs1 and rs2: each lane's registers are held twice, one
+//! copy per operand), EXEC (ALU, branch, CSR, barrier: written back and the warp moved
+//! on at its end); a load or store then sends one line request per distinct line (a
+//! request waits for `mem_req_ready`; a load waits for its response, any latency); a
+//! multiply or divide takes 10 cycles per active lane (the shared unit retires 4 bits a
+//! cycle). The cycle an instruction retires is also the next one's SCHED: the scheduler,
+//! offered the other ready warps, grants one and its DECODE follows. So a warp
+//! instruction takes 2 cycles while another warp is ready, 3 when its own warp is the
+//! only one (SCHED again).
 //!
 //! CTA launch: a CTA needs `cta_warps` warps; when that many are free (before any
 //! issue), the lowest free warps take it in turn, 32 cycles each (the stack starts at
@@ -38,7 +42,7 @@
 //! illegal instruction, a misaligned access, a stack overflow, an indirect jump whose
 //! threads go different ways, a warp leaving the kernel inside a divergent region.
 //!
-//! Storage: `L` register RAMs of `W x 32 x 32` bits, the instruction RAM of `2^IAW x
+//! Storage: `2 L` register RAMs of `W x 32 x 32` bits, the instruction RAM of `2^IAW x
 //! 64` bits, the stacks, and per warp 2 + 2 x 32 flip-flops.
 use crate::cgrf::int_alu::IntAlu;
 use crate::lib::widen::Widen;
@@ -63,13 +67,12 @@ pub mod phase {
     pub const LAUNCH: u64 = 2;
     pub const LAUNCH_REGS: u64 = 3;
     pub const DECODE: u64 = 4;
-    pub const READ: u64 = 5;
-    pub const EXEC: u64 = 6;
-    pub const MEM_REQ: u64 = 7;
-    pub const MEM_WAIT: u64 = 8;
-    pub const MD_START: u64 = 9;
-    pub const MD_WAIT: u64 = 10;
-    pub const DONE: u64 = 11;
+    pub const EXEC: u64 = 5;
+    pub const MEM_REQ: u64 = 6;
+    pub const MEM_WAIT: u64 = 7;
+    pub const MD_START: u64 = 8;
+    pub const MD_WAIT: u64 = 9;
+    pub const DONE: u64 = 10;
 }
 
 /// Warp slot states.
@@ -156,7 +159,10 @@ pub struct SimtCore<
     pub phase: Signal<Out, Bits<4>>,
     // blocks
     imem: RAM<Bits<64>, IAW>,
+    /// Each lane's registers, read for rs1 ...
     regs: [RAM<Bits<32>, RAW>; L],
+    /// ... and their copy, written alike, read for rs2 (a second read port).
+    regs_rs2: [RAM<Bits<32>, RAW>; L],
     alu: [IntAlu; L],
     decoder: Decoder,
     /// Public so that a bench can check the issue order against the scheduler's
@@ -226,6 +232,10 @@ pub struct SimtCore<
     served_now: Signal<Local, Bits<L>>,
     left: Signal<Local, Bits<L>>,
     finish: Signal<Local, Bit>,
+    /// The instruction moves its warp on this cycle: the next one may be granted.
+    retire: Signal<Local, Bit>,
+    /// The warps offered to the scheduler: the live ones but the one in flight.
+    offered: Signal<Local, Bits<W>>,
     req_data: Signal<Local, Bits<LB>>,
     req_strobe: Signal<Local, Bits<SB>>,
     addr: [Signal<Local, Bits<32>>; L],
@@ -254,7 +264,6 @@ pub struct SimtCore<
     md_b: Signal<Local, Bits<32>>,
     alu_a: [Signal<Local, Bits<32>>; L],
     alu_b: [Signal<Local, Bits<32>>; L],
-    reg_raddr: [Signal<Local, Bits<RAW>>; L],
     reg_waddr: [Signal<Local, Bits<RAW>>; L],
     /// The register a launch writes (all 32, one a cycle).
     launch_reg: DFF<Bits<RAW>>,
@@ -264,7 +273,6 @@ pub struct SimtCore<
     at_launch: Constant<Bits<4>>,
     at_launch_regs: Constant<Bits<4>>,
     at_decode: Constant<Bits<4>>,
-    at_read: Constant<Bits<4>>,
     at_exec: Constant<Bits<4>>,
     at_mem_req: Constant<Bits<4>>,
     at_mem_wait: Constant<Bits<4>>,
@@ -400,6 +408,7 @@ impl<
             phase: Default::default(),
             imem: Default::default(),
             regs: array_init::array_init(|_| Default::default()),
+            regs_rs2: array_init::array_init(|_| Default::default()),
             alu: array_init::array_init(|_| Default::default()),
             decoder: Default::default(),
             scheduler: Default::default(),
@@ -459,6 +468,8 @@ impl<
             served_now: Default::default(),
             left: Default::default(),
             finish: Default::default(),
+            retire: Default::default(),
+            offered: Default::default(),
             req_data: Default::default(),
             req_strobe: Default::default(),
             addr: array_init::array_init(|_| Default::default()),
@@ -484,7 +495,6 @@ impl<
             md_b: Default::default(),
             alu_a: array_init::array_init(|_| Default::default()),
             alu_b: array_init::array_init(|_| Default::default()),
-            reg_raddr: array_init::array_init(|_| Default::default()),
             reg_waddr: array_init::array_init(|_| Default::default()),
             launch_reg: Default::default(),
             at_idle: k(phase::IDLE),
@@ -492,7 +502,6 @@ impl<
             at_launch: k(phase::LAUNCH),
             at_launch_regs: k(phase::LAUNCH_REGS),
             at_decode: k(phase::DECODE),
-            at_read: k(phase::READ),
             at_exec: k(phase::EXEC),
             at_mem_req: k(phase::MEM_REQ),
             at_mem_wait: k(phase::MEM_WAIT),
@@ -627,6 +636,8 @@ impl<
             self.op_b[l].d.next = self.op_b[l].q.val();
             self.regs[l].read_clock.next = self.clock.val();
             self.regs[l].write_clock.next = self.clock.val();
+            self.regs_rs2[l].read_clock.next = self.clock.val();
+            self.regs_rs2[l].write_clock.next = self.clock.val();
         }
         self.imem.read_clock.next = self.clock.val();
         self.imem.write_clock.next = self.clock.val();
@@ -699,8 +710,18 @@ impl<
                 }
             }
         }
+        // The scheduler is offered the live warps but the one whose instruction is in
+        // flight (outside SCHED: the grant is taken as that instruction retires).
+        self.offered.next = self.live.val();
+        if self.state.q.val() != self.at_sched.val() {
+            for w in 0..W {
+                if self.cur_warp.q.val() == self.warp_ids[w].val() {
+                    self.offered.next = self.live.val() & !self.warp_bit[w].val();
+                }
+            }
+        }
+        self.scheduler.ready.next = self.offered.val();
         // The granted warp's PC and mask; the current warp's ids.
-        self.scheduler.ready.next = self.live.val();
         self.sched_accept.next = false;
         self.grant_pc.next = self.zero32.val();
         self.grant_mask.next = self.zero_l.val();
@@ -724,37 +745,26 @@ impl<
                 self.launch_reg_base.next = self.warp_regs[w].val();
             }
         }
-        // Fetch: the granted warp's PC while scheduling, then the current warp's.
-        self.fetch_pc.next = self.cur_pc.q.val();
-        if self.state.q.val() == self.at_sched.val() {
-            self.fetch_pc.next = self.grant_pc.val();
-        }
-        self.fetch_off.next = self.fetch_pc.val() - self.code_base.val();
-        self.imem.read_address.next = self.fetch_off.val().get_bits::<IAW>(2);
-        // Register RAMs: rs1 while decoding, rs2 after.
+        // Register RAMs: rs1 and rs2 of the decoded instruction, ready in EXEC.
         self.widen_rd.narrow.next = self.decoder.rd.val();
         self.widen_rs1.narrow.next = self.decoder.rs1.val();
         self.widen_rs2.narrow.next = self.decoder.rs2.val();
         for l in 0..L {
-            self.reg_raddr[l].next = self.warp_reg_base.val() | self.widen_rs2.wide.val();
-            if self.state.q.val() == self.at_decode.val() {
-                self.reg_raddr[l].next = self.warp_reg_base.val() | self.widen_rs1.wide.val();
-            }
             self.reg_waddr[l].next = self.warp_reg_base.val() | self.widen_rd.wide.val();
             self.wb_enable[l].next = false;
             self.wb_data[l].next = self.alu[l].result.val();
         }
-        // Lane ALUs: a = rs1 | pc | 0, b = rs2 | imm | 4.
+        // Lane ALUs (EXEC): a = rs1 | pc | 0, b = rs2 | imm | 4.
         for l in 0..L {
             self.alu[l].op.next = self.decoder.alu_op.val();
-            self.alu_a[l].next = self.op_a[l].q.val();
+            self.alu_a[l].next = self.regs[l].read_data.val();
             if self.decoder.a_sel.val() == self.operand_pc.val() {
                 self.alu_a[l].next = self.cur_pc.q.val();
             }
             if self.decoder.a_sel.val() == self.operand_zero.val() {
                 self.alu_a[l].next = self.zero32.val();
             }
-            self.alu_b[l].next = self.regs[l].read_data.val();
+            self.alu_b[l].next = self.regs_rs2[l].read_data.val();
             if self.decoder.b_sel.val() == self.operand_imm.val() {
                 self.alu_b[l].next = self.decoder.imm.val();
             }
@@ -863,7 +873,7 @@ impl<
             }
         }
         self.left.next = self.pending.q.val() & !self.served_now.val();
-        // Branches: taken lanes; the jump target of jal / jalr (the lead lane's rs1).
+        // Branches: taken lanes; the jump target of jal / jalr (the first active lane's rs1).
         self.taken.next = self.zero_l.val();
         self.jump_base.next = self.zero32.val();
         for l in 0..L {
@@ -874,7 +884,7 @@ impl<
         self.sel_found.next = false;
         for l in 0..L {
             if (self.cur_mask.q.val() & self.lane_bit[l].val()).any() & !self.sel_found.val() {
-                self.jump_base.next = self.op_a[l].q.val();
+                self.jump_base.next = self.regs[l].read_data.val();
                 self.sel_found.next = true;
             }
         }
@@ -919,6 +929,7 @@ impl<
         self.mem_req_data.next = self.req_data.val();
         self.mem_req_strobe.next = self.req_strobe.val();
         self.finish.next = false;
+        self.retire.next = false;
         // The state machine.
         if self.state.q.val() == self.at_idle.val() {
             self.next_cta.d.next = self.zero32.val();
@@ -929,13 +940,8 @@ impl<
                 self.state.d.next = self.at_launch.val();
                 self.launch_k.d.next = self.zero8.val();
                 self.launch_base.d.next = self.zero32.val();
-            } else if self.scheduler.grant_valid.val() {
-                self.sched_accept.next = true;
-                self.cur_warp.d.next = self.scheduler.grant.val();
-                self.cur_pc.d.next = self.grant_pc.val();
-                self.cur_mask.d.next = self.grant_mask.val();
-                self.state.d.next = self.at_decode.val();
-            } else if (self.next_cta.q.val() == self.ctas.val())
+            } else if !self.scheduler.grant_valid.val()
+                & (self.next_cta.q.val() == self.ctas.val())
                 & !(self.live.val() | self.parked.val()).any()
             {
                 self.state.d.next = self.at_done.val();
@@ -994,17 +1000,13 @@ impl<
             }
         }
         if self.state.q.val() == self.at_decode.val() {
-            self.state.d.next = self.at_read.val();
-        }
-        if self.state.q.val() == self.at_read.val() {
-            for l in 0..L {
-                self.op_a[l].d.next = self.regs[l].read_data.val();
-            }
             self.state.d.next = self.at_exec.val();
         }
         if self.state.q.val() == self.at_exec.val() {
+            // The operands, kept for the memory and multiply/divide states.
             for l in 0..L {
-                self.op_b[l].d.next = self.regs[l].read_data.val();
+                self.op_a[l].d.next = self.regs[l].read_data.val();
+                self.op_b[l].d.next = self.regs_rs2[l].read_data.val();
                 self.wb_enable[l].next = self.decoder.writes.val()
                     & (self.cur_mask.q.val() & self.lane_bit[l].val()).any();
                 if self.decoder.kind.val() == self.is_csr.val() {
@@ -1020,7 +1022,7 @@ impl<
                     }
                 }
             }
-            self.state.d.next = self.at_sched.val();
+            self.retire.next = true;
             self.pol_advance.next = true;
             if self.decoder.kind.val() == self.is_jal.val() {
                 self.pol_next_pc.next = self.pc_target.val();
@@ -1030,7 +1032,7 @@ impl<
                     (self.jump_base.val() + self.decoder.imm.val()) & self.not_one32.val();
                 for l in 0..L {
                     if (self.cur_mask.q.val() & self.lane_bit[l].val()).any()
-                        & (self.op_a[l].q.val() != self.jump_base.val())
+                        & (self.regs[l].read_data.val() != self.jump_base.val())
                     {
                         self.error_q.d.next = true;
                     }
@@ -1050,11 +1052,13 @@ impl<
             if (self.decoder.kind.val() == self.is_load.val())
                 | (self.decoder.kind.val() == self.is_store.val())
             {
+                self.retire.next = false;
                 self.pol_advance.next = false;
                 self.pending.d.next = self.cur_mask.q.val();
                 self.state.d.next = self.at_mem_req.val();
             }
             if self.decoder.kind.val() == self.is_muldiv.val() {
+                self.retire.next = false;
                 self.pol_advance.next = false;
                 self.pending.d.next = self.cur_mask.q.val();
                 self.state.d.next = self.at_md_start.val();
@@ -1124,7 +1128,22 @@ impl<
         }
         if self.finish.val() {
             self.pol_advance.next = true;
+            self.retire.next = true;
+        }
+        if self.retire.val() {
             self.state.d.next = self.at_sched.val();
+        }
+        // A warp instruction starts: the grant, taken in SCHED or as the previous
+        // instruction retires, unless a CTA is to launch.
+        if self.scheduler.grant_valid.val()
+            & !self.launch_ok.val()
+            & ((self.state.q.val() == self.at_sched.val()) | self.retire.val())
+        {
+            self.sched_accept.next = true;
+            self.cur_warp.d.next = self.scheduler.grant.val();
+            self.cur_pc.d.next = self.grant_pc.val();
+            self.cur_mask.d.next = self.grant_mask.val();
+            self.state.d.next = self.at_decode.val();
         }
         if self.state.q.val() == self.at_done.val() {
             self.state.d.next = self.at_done.val();
@@ -1143,6 +1162,8 @@ impl<
         for l in 0..L {
             self.regs[l].write_enable.next = self.wb_enable[l].val();
             self.regs[l].write_data.next = self.wb_data[l].val();
+            self.regs_rs2[l].write_enable.next = self.wb_enable[l].val();
+            self.regs_rs2[l].write_data.next = self.wb_data[l].val();
         }
         if self.reset.val() {
             self.state.d.next = self.at_idle.val();
@@ -1160,11 +1181,21 @@ impl<
         self.mul_div.start.next = self.md_start.val();
         self.mul_div.a.next = self.md_a.val();
         self.mul_div.b.next = self.md_b.val();
+        // Fetch: the granted warp's PC while it is granted, then the current warp's.
+        self.fetch_pc.next = self.cur_pc.q.val();
+        if self.sched_accept.val() {
+            self.fetch_pc.next = self.grant_pc.val();
+        }
+        self.fetch_off.next = self.fetch_pc.val() - self.code_base.val();
+        self.imem.read_address.next = self.fetch_off.val().get_bits::<IAW>(2);
         for l in 0..L {
             self.alu[l].a.next = self.alu_a[l].val();
             self.alu[l].b.next = self.alu_b[l].val();
-            self.regs[l].read_address.next = self.reg_raddr[l].val();
+            self.regs[l].read_address.next = self.warp_reg_base.val() | self.widen_rs1.wide.val();
             self.regs[l].write_address.next = self.reg_waddr[l].val();
+            self.regs_rs2[l].read_address.next =
+                self.warp_reg_base.val() | self.widen_rs2.wide.val();
+            self.regs_rs2[l].write_address.next = self.reg_waddr[l].val();
         }
         // Outputs.
         self.done.next = self.state.q.val() == self.at_done.val();

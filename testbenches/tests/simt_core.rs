@@ -347,7 +347,7 @@ fn the_two_level_scheduler_core_issues_in_its_order_and_runs_kernels_with_the_mo
                 "warp_size=4",
                 "fetch_group=2",
                 "stack_entries=8",
-                "pipeline_depth=4",
+                "pipeline_depth=3",
                 "l1_line=16",
                 "sfu_lanes=1",
             ])

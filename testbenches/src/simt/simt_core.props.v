@@ -35,7 +35,7 @@ module weft_prove #(parameter WARPS = 2, parameter LANES = 2, parameter STACK_EN
     input mem_resp_valid,
     input [32*LANES-1:0] mem_resp_data
 );
-    localparam [3:0] LAUNCH = 4'd2, LAUNCH_REGS = 4'd3, DECODE = 4'd4, MD_WAIT = 4'd10;
+    localparam [3:0] LAUNCH = 4'd2, LAUNCH_REGS = 4'd3, DECODE = 4'd4, MD_WAIT = 4'd9;
     localparam [1:0] FREE = 2'd0, RUN = 2'd1;
     localparam [31:0] EXIT_PC = 32'hffff_fff0;
     wire mem_req_valid, mem_req_write, done, error, issue, issue_warp;

@@ -15,7 +15,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::{HashMap, VecDeque};
-use weft_hdl::simt::simt_core::{phase, SimtCore, EXIT_PC, PRIVATE_BASE, STACK_BYTES};
+use weft_hdl::simt::simt_core::{SimtCore, EXIT_PC, PRIVATE_BASE, STACK_BYTES};
 use weft_sim::core::cfg::{Flow, Reconvergence};
 use weft_sim::core::functional::{self, run_setup, Launch, Program};
 use weft_sim::core::image::Image;
@@ -248,7 +248,7 @@ pub struct Issued {
 }
 
 /// The core's states by their `phase` value, as `--json` names them.
-pub const STATE_NAMES: [(u64, &str); 12] = {
+pub const STATE_NAMES: [(u64, &str); 11] = {
     use weft_hdl::simt::simt_core::phase::*;
     [
         (IDLE, "idle"),
@@ -256,7 +256,6 @@ pub const STATE_NAMES: [(u64, &str); 12] = {
         (LAUNCH, "launch"),
         (LAUNCH_REGS, "launch_registers"),
         (DECODE, "decode"),
-        (READ, "read"),
         (EXEC, "execute"),
         (MEM_REQ, "memory_request"),
         (MEM_WAIT, "memory_wait"),
@@ -474,13 +473,13 @@ impl<
             })?;
             self.counts.warp_instructions += 1;
             self.counts.thread_instructions += u64::from(mask.count_ones());
-            // The grant was taken in the schedule cycle just before the decode.
+            // The grant was taken in the cycle just before the decode.
             self.counts.issue_order.push(Issued {
                 warp: small(u.issue_warp.val()) as usize,
                 ready: self.offered,
             });
         }
-        if small(u.phase.val()) == phase::SCHED {
+        if u.scheduler.accept.val() {
             self.offered = small(u.scheduler.ready.val());
         }
         self.request = None;
@@ -768,11 +767,7 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "entry_mask$0$d = ~init_mask;",
     ),
     // The scheduler offers the warps that do not run: a free warp issues.
-    (
-        "p_inv_in_flight",
-        "scheduler$ready = live;",
-        "scheduler$ready = ~live;",
-    ),
+    ("p_inv_in_flight", "offered = live;", "offered = ~live;"),
     // A CTA's last lane counts one thread too many.
     (
         "p_launch_mask",
