@@ -2,6 +2,8 @@
 use crate::presets::Preset;
 use weft_hdl::presets::{SimtCore2x2, SimtCore4x4, SimtCore4x4TwoLevel, SimtCore8x8};
 
+pub mod asm;
+pub mod random_kernel;
 pub mod simt_core;
 pub mod verilator;
 

@@ -591,49 +591,19 @@ impl<
 /// halfword accesses; 32 threads in CTAs of 8 (two waves on a 4-warp core).
 pub mod preset_kernel {
     use super::*;
+    use crate::simt::asm::{b, i, j, lui, r, s};
     use weft_sim::core::image::Symbol;
 
     const CODE: u32 = 0x1000;
     pub const OUT: u32 = 0x2000;
     pub const THREADS: u32 = 32;
 
-    fn r(f7: u32, rs2: u32, rs1: u32, f3: u32, rd: u32, op: u32) -> u32 {
-        f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
-    }
-    fn i(imm: i32, rs1: u32, f3: u32, rd: u32, op: u32) -> u32 {
-        ((imm as u32) & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op
-    }
-    fn s(imm: i32, rs2: u32, rs1: u32, f3: u32) -> u32 {
-        let imm = imm as u32;
-        (imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (imm & 0x1f) << 7 | 0x23
-    }
-    fn b(imm: i32, rs2: u32, rs1: u32, f3: u32) -> u32 {
-        let imm = imm as u32;
-        (imm >> 12 & 1) << 31
-            | (imm >> 5 & 0x3f) << 25
-            | rs2 << 20
-            | rs1 << 15
-            | f3 << 12
-            | (imm >> 1 & 0xf) << 8
-            | (imm >> 11 & 1) << 7
-            | 0x63
-    }
-    fn j(imm: i32, rd: u32) -> u32 {
-        let imm = imm as u32;
-        (imm >> 20 & 1) << 31
-            | (imm >> 1 & 0x3ff) << 21
-            | (imm >> 11 & 1) << 20
-            | (imm >> 12 & 0xff) << 12
-            | rd << 7
-            | 0x6f
-    }
-
     /// The program's words from `CODE`.
     pub fn code() -> Vec<u32> {
         let (sp, ra, a0, a1, a2, a3, a4, a5, a6, a7) = (2, 1, 10, 11, 12, 13, 14, 15, 16, 17);
         vec![
             i(0xcc0, 0, 2, a0, 0x73),  // 0x00 csrr a0, 0xcc0 (tid)
-            OUT | a1 << 7 | 0x37,      // 0x04 lui a1, OUT >> 12
+            lui(OUT >> 12, a1),        // 0x04 lui a1, OUT >> 12
             i(2, a0, 1, a2, 0x13),     // 0x08 slli a2, a0, 2
             r(0, a2, a1, 0, a1, 0x33), // 0x0c add a1, a1, a2
             i(1, a0, 7, a3, 0x13),     // 0x10 andi a3, a0, 1
