@@ -22,7 +22,6 @@ use weft_testbenches::simt::simt_core::{
 use weft_testbenches::simt::{run_kernel, RtlOptions, RtlSimulator};
 
 type Core4x4 = SimtCoreBench<4, 4, 8, 4, 2, 2, 12, 7, 128, 16, 4, 1, 1, 2>;
-type Core2x2 = SimtCoreBench<2, 2, 4, 3, 1, 1, 8, 6, 64, 8, 2, 1, 1, 1>;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -53,26 +52,7 @@ fn program(kernel: &str) -> Program {
 }
 
 /// Runs the bench until `done` (the golden check is the bench's); returns the counts.
-fn run_to_done<
-    const W: usize,
-    const L: usize,
-    const DEPTH: usize,
-    const DW: usize,
-    const WW: usize,
-    const LW: usize,
-    const IAW: usize,
-    const RAW: usize,
-    const LB: usize,
-    const SB: usize,
-    const G: usize,
-    const GS: usize,
-    const GW: usize,
-    const GLW: usize,
->(
-    mut bench: SimtCoreBench<W, L, DEPTH, DW, WW, LW, IAW, RAW, LB, SB, G, GS, GW, GLW>,
-    limit: u64,
-    seed: u64,
-) -> Counts {
+fn run_to_done(mut bench: Core4x4, limit: u64, seed: u64) -> Counts {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     run::start(&mut bench).unwrap();
     for cycle in 0..limit {
@@ -178,44 +158,45 @@ fn model_counts(
 /// Random kernels (`random_kernel`: ALU, multiply and divide with any divisor, CSR
 /// reads, loads and stores of every width, private-stack round trips, divergent
 /// branches nested two deep, divergent loops, barriers) run on the 4x4 and 2x2 cores to
-/// the functional run's image (the bench compares every word at `done`), under no-stall
-/// and random memory, with the model's thread and warp instructions in the mirroring
-/// configuration: the stacks split and join every warp where the model's PDOM does.
+/// the functional run's image, under no-stall and random memory, with the model's
+/// thread and warp instructions in the mirroring configuration: the stacks split and
+/// join every warp where the model's PDOM does.
 #[test]
 fn random_kernels_match_the_functional_run_and_the_models_counts() {
     on_big_stack(|| {
-        let m4 = mirror(4, 4, 8);
-        let m2 = mirror(2, 2, 4);
+        let cores = [
+            ("simt_core_4x4", 4, 4, 8, Launch::new(32, 16).unwrap()),
+            ("simt_core_2x2", 2, 2, 4, Launch::new(8, 4).unwrap()),
+        ];
         let (mut idle_lanes, mut words) = (0, 0);
         for seed in 0..12u64 {
             let p = random_kernel::program(seed, 40);
             words += p.image.text[0].1 - p.image.text[0].0;
-            let timing = if seed % 2 == 0 {
-                Timing::no_stalls()
-            } else {
-                Timing::default()
-            };
-            let launch = Launch::new(32, 16).unwrap();
-            let bench = Core4x4::for_program(&p, launch, timing, 10_000_000)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            let c = run_to_done(bench, 1_000_000, seed);
-            let model = model_counts(clone_program(&p), launch, &m4);
-            assert_eq!(
-                (c.thread_instructions, c.warp_instructions),
-                model,
-                "seed {seed}, 4x4"
-            );
-            idle_lanes += 4 * c.warp_instructions - c.thread_instructions;
-            let launch = Launch::new(8, 4).unwrap();
-            let bench = Core2x2::for_program(&p, launch, timing, 10_000_000)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            let c = run_to_done(bench, 1_000_000, seed);
-            let model = model_counts(clone_program(&p), launch, &m2);
-            assert_eq!(
-                (c.thread_instructions, c.warp_instructions),
-                model,
-                "seed {seed}, 2x2"
-            );
+            for &(preset, warps, lanes, stack, launch) in &cores {
+                let functional = functional::run(clone_program(&p), launch, 10_000_000)
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+                    .image;
+                let mut progress = |_| {};
+                let mut options = no_stall_run(&mut progress);
+                if seed % 2 == 1 {
+                    options.memory = Timing::default();
+                    options.seed = seed;
+                }
+                let r = run_kernel(preset, clone_program(&p), launch, options)
+                    .unwrap_or_else(|e| panic!("seed {seed}, {preset}: {e}"));
+                assert!(
+                    r.image.bytes == functional.bytes,
+                    "seed {seed}, {preset}: the image differs from the functional run's"
+                );
+                let model = model_counts(clone_program(&p), launch, &mirror(warps, lanes, stack));
+                let c = &r.counts;
+                assert_eq!(
+                    (c.thread_instructions, c.warp_instructions),
+                    model,
+                    "seed {seed}, {preset}"
+                );
+                idle_lanes += lanes as u64 * c.warp_instructions - c.thread_instructions;
+            }
         }
         // The kernels diverge (lanes idle under the stacks) and are not trivial.
         assert!(idle_lanes > 0, "no random kernel diverged");

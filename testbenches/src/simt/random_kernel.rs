@@ -7,13 +7,11 @@
 //! bytes of `out`, and at the end stores its working registers there, so the final
 //! image holds every thread's state. Divisors are random too: zero and `i32::MIN / -1`
 //! happen (RISC-V defines both).
-use crate::simt::asm::{b, i, lui, r, s};
+use crate::simt::asm::{self, b, i, lui, r, s};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
 use weft_sim::core::functional::Program;
-use weft_sim::core::image::{Image, Symbol};
 
 const CODE: u32 = 0x1000;
 /// The shared table of 16 random words.
@@ -165,49 +163,21 @@ fn counted_loop(rng: &mut ChaCha8Rng, code: &mut Vec<u32>) {
     code.push(b(offset, 0, TRIPS, 1)); // bne s1, x0, top
 }
 
-/// The program's image: the code at `CODE`, the table of random words, `out`.
+/// The program: the code at `CODE`, the table of random words (zero, `i32::MIN`, -1 or
+/// any), `out`.
 fn image(code: &[u32], rng: &mut ChaCha8Rng) -> Program {
-    let end = CODE + 4 * code.len() as u32;
-    assert!(
-        end <= TABLE,
-        "a random kernel of {} words outgrows its code space",
-        code.len()
-    );
-    let mut bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
-    bytes.resize((TABLE - CODE) as usize, 0);
-    for _ in 0..16 {
-        let word: u32 = match rng.gen_range(0..4) {
+    let table: Vec<u32> = (0..16)
+        .map(|_| match rng.gen_range(0..4) {
             0 => 0,
             1 => 0x8000_0000,
             2 => u32::MAX,
             _ => rng.gen(),
-        };
-        bytes.extend(word.to_le_bytes());
-    }
-    bytes.resize((OUT - CODE + 64 * MAX_THREADS) as usize, 0);
-    let mut symbols = BTreeMap::new();
-    symbols.insert(
-        "weft_kernel".to_string(),
-        Symbol {
-            addr: CODE,
-            size: end - CODE,
-        },
+        })
+        .collect();
+    assert!(
+        CODE + 4 * code.len() as u32 <= TABLE,
+        "a random kernel of {} words outgrows its code space",
+        code.len()
     );
-    symbols.insert(
-        "out".to_string(),
-        Symbol {
-            addr: OUT,
-            size: 64 * MAX_THREADS,
-        },
-    );
-    Program::new(Image {
-        base: CODE,
-        bytes,
-        text: vec![(CODE, end)],
-        symbols,
-        kernel: CODE,
-        setup: None,
-        launch: None,
-        shared: Default::default(),
-    })
+    asm::program(CODE, code, &[(TABLE, &table)], OUT, 64 * MAX_THREADS, None)
 }

@@ -592,7 +592,6 @@ impl<
 pub mod preset_kernel {
     use super::*;
     use crate::simt::asm::{b, i, j, lui, r, s};
-    use weft_sim::core::image::Symbol;
 
     const CODE: u32 = 0x1000;
     pub const OUT: u32 = 0x2000;
@@ -629,34 +628,7 @@ pub mod preset_kernel {
     }
 
     pub fn program() -> Program {
-        let mut bytes: Vec<u8> = code().iter().flat_map(|w| w.to_le_bytes()).collect();
-        bytes.resize((OUT - CODE + 4 * THREADS) as usize, 0);
-        let end = CODE + 4 * code().len() as u32;
-        let mut symbols = std::collections::BTreeMap::new();
-        symbols.insert(
-            "weft_kernel".to_string(),
-            Symbol {
-                addr: CODE,
-                size: end - CODE,
-            },
-        );
-        symbols.insert(
-            "out".to_string(),
-            Symbol {
-                addr: OUT,
-                size: 4 * THREADS,
-            },
-        );
-        Program::new(Image {
-            base: CODE,
-            bytes,
-            text: vec![(CODE, end)],
-            symbols,
-            kernel: CODE,
-            setup: None,
-            launch: Some((THREADS, 8)),
-            shared: Default::default(),
-        })
+        crate::simt::asm::program(CODE, &code(), &[], OUT, 4 * THREADS, Some((THREADS, 8)))
     }
 
     pub fn launch() -> Launch {
