@@ -387,8 +387,6 @@ fn follows_two_level_order(order: &[Issued], warps: usize, group: usize) -> Resu
 /// and not the two-level one, and the two-level core's order is not round robin's).
 #[test]
 fn the_two_level_scheduler_core_issues_in_its_order_and_runs_kernels_with_the_models_counts() {
-    use weft_sim::core::machine::Machine;
-    use weft_sim::core::simt::{run as model_run, Options};
     on_big_stack(|| {
         for (k, threads, cta) in [("micro/cta_sum.c", 32, 16), ("micro/rtl_diamond.c", 32, 8)] {
             let k = format!("kernels/{k}");
@@ -426,29 +424,11 @@ fn the_two_level_scheduler_core_issues_in_its_order_and_runs_kernels_with_the_mo
                 follows_two_level_order(order, 4, 2).is_err(),
                 "{k}: round robin in the two-level order"
             );
-            let mut m = Machine::lwm();
-            m.set_all(&[
-                "lanes=4",
-                "warps=4",
-                "warp_size=4",
-                "fetch_group=2",
-                "stack_entries=8",
-                "pipeline_depth=3",
-                "l1_line=16",
-                "sfu_lanes=1",
-            ])
-            .unwrap();
-            let options = Options {
-                max_cycles: 10_000_000,
-                max_instructions: 100_000_000,
-                progress: &mut |_, _, _, _| {},
-                trace: None,
-                two_level_always: false,
-            };
-            let model = model_run(program(&k), launch, &m, options).unwrap().stats;
+            let mut m = mirror(4, 4, 8);
+            m.set_all(&["fetch_group=2"]).unwrap();
             assert_eq!(
                 (r.counts.thread_instructions, r.counts.warp_instructions),
-                (model.thread_instructions, model.warp_instructions),
+                model_counts(program(&k), launch, &m),
                 "{k}"
             );
         }
